@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kchacha: `make` builds kchacha.ko against KDIR; `make check` runs every
+# test (user space and QEMU); `make demo` shows the module in a VM;
+# `make bench` measures it against OpenSSL, libsodium and libgcrypt.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+BUILD ?= $(CURDIR)/build
+
+all: modules
+
+modules: kdir-check
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+kdir-check:
+	@if [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "kchacha: no kernel build tree at KDIR=$(KDIR): install the headers of the target kernel (apt-get install linux-headers-$$(uname -r)) or pass KDIR=<path>; installed here: $$(ls -d /usr/src/linux-headers-* /lib/modules/*/build 2>/dev/null | tr '\n' ' ' | sed 's/ $$//;s/^$$/none/')" >&2; \
+		exit 1; \
+	fi
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
+		$$($(MAKE) -s -C $(KDIR) kernelrelease)
+
+clean:
+	@if [ -f "$(KDIR)/Makefile" ]; then \
+		$(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf $(BUILD) *.o *.ko *.mod *.mod.c .*.cmd modules.order \
+		Module.symvers .tmp_versions
+
+check:
+	test/check
+
+unit:
+	$(MAKE) -f test/unit/Makefile BUILD=$(BUILD)
+
+.PHONY: all modules kdir-check install clean check unit

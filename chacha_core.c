@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The implementation table and the one place that enters SIMD.
+ *
+ * Every driver kchacha registers is built from an entry of kchacha_impls[],
+ * lowest level first.  Adding an ISA is one entry here plus its .S file.
+ * This file also builds into the user-space tests, where test/shim stands in
+ * for the kernel headers below.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <crypto/internal/simd.h>
+#include <asm/simd.h>
+#if defined(CONFIG_X86)
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#elif defined(CONFIG_ARM64)
+#include <asm/cpufeature.h>
+#include <asm/neon.h>
+#endif
+
+#include "kchacha.h"
+
+#if defined(CONFIG_X86)
+#define kchacha_simd_begin()	kernel_fpu_begin()
+#define kchacha_simd_end()	kernel_fpu_end()
+#elif defined(CONFIG_ARM64)
+#define kchacha_simd_begin()	kernel_neon_begin()
+#define kchacha_simd_end()	kernel_neon_end()
+#else
+#define kchacha_simd_begin()	do { } while (0)
+#define kchacha_simd_end()	do { } while (0)
+#endif
+
+#define GENERIC_IMPL {					\
+	.name = "generic",				\
+	.priority = 110,				\
+	.walksize = KCHACHA_BLOCK_SIZE,			\
+	.batch = 1,					\
+	.xor = kchacha_generic_xor,			\
+}
+
+const struct kchacha_impl kchacha_impls[] = {
+	GENERIC_IMPL,
+};
+
+const unsigned int kchacha_nimpls = ARRAY_SIZE(kchacha_impls);
+
+/**
+ * kchacha_simd_xor() - run a SIMD implementation in bounded sections
+ * @impl: a SIMD implementation; the caller has checked crypto_simd_usable()
+ * @state: the ChaCha state; its counter advances past the blocks used
+ * @dst: output; may be @src
+ * @src: input
+ * @len: bytes
+ * @nrounds: 20, 12 or 8
+ */
+void kchacha_simd_xor(const struct kchacha_impl *impl, u32 *state, u8 *dst,
+		      const u8 *src, unsigned int len, int nrounds)
+{
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, KCHACHA_SIMD_CHUNK);
+
+		kchacha_simd_begin();
+		impl->xor(state, dst, src, n, nrounds);
+		kchacha_simd_end();
+		state[12] += DIV_ROUND_UP(n, KCHACHA_BLOCK_SIZE);
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
+/**
+ * kchacha_crypt() - XOR the keystream of @impl into a buffer
+ * @impl: the implementation
+ * @state: the ChaCha state; its counter (word 12) advances past the blocks
+ *	used, so a walk can call this step by step
+ * @dst: output; may be @src
+ * @src: input
+ * @len: bytes; only the last call of a stream may end in a partial block
+ * @nrounds: 20, 12 or 8
+ *
+ * SIMD runs in sections of at most KCHACHA_SIMD_CHUNK bytes; where SIMD
+ * cannot be used, or @len is below the implementation's break-even length,
+ * the C core serves the request.
+ */
+void kchacha_crypt(const struct kchacha_impl *impl, u32 *state, u8 *dst,
+		   const u8 *src, unsigned int len, int nrounds)
+{
+	if (impl->simd && len >= impl->simd_min && crypto_simd_usable()) {
+		kchacha_simd_xor(impl, state, dst, src, len, nrounds);
+		return;
+	}
+	(impl->simd ? kchacha_generic_xor : impl->xor)(state, dst, src, len,
+						       nrounds);
+	state[12] += DIV_ROUND_UP(len, KCHACHA_BLOCK_SIZE);
+}
+
+/**
+ * kchacha_hchacha() - HChaCha with @impl, or the C core where faster
+ * @impl: the implementation
+ * @state: the initial state (constants, key, 16-byte nonce)
+ * @out: eight words out
+ * @nrounds: 20 or 12
+ */
+void kchacha_hchacha(const struct kchacha_impl *impl, const u32 *state,
+		     u32 *out, int nrounds)
+{
+	if (impl->simd && impl->hchacha && crypto_simd_usable()) {
+		kchacha_simd_begin();
+		impl->hchacha(state, out, nrounds);
+		kchacha_simd_end();
+		return;
+	}
+	kchacha_generic_hchacha(state, out, nrounds);
+}
+
+/**
+ * kchacha_xchacha_init() - the ChaCha state of an XChaCha stream
+ * @impl: the implementation whose HChaCha to use
+ * @state: 16 words out
+ * @key: the eight key words
+ * @iv: 32 bytes: the 192-bit nonce, then the 64-bit stream position, whose
+ *	low 32 bits become the block counter, as the in-tree xchacha does
+ * @nrounds: 20 or 12
+ */
+void kchacha_xchacha_init(const struct kchacha_impl *impl, u32 *state,
+			  const u32 *key, const u8 *iv, int nrounds)
+{
+	u32 subkey[8];
+	u8 real_iv[16];
+
+	kchacha_init_state(state, key, iv);
+	kchacha_hchacha(impl, state, subkey, nrounds);
+	memcpy(&real_iv[0], iv + 24, 8);
+	memcpy(&real_iv[8], iv + 16, 8);
+	kchacha_init_state(state, subkey, real_iv);
+	memzero_explicit(subkey, sizeof(subkey));
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kchacha: ChaCha20, XChaCha20 and XChaCha12 skciphers, one driver of each
+ * per implementation the CPU supports.
+ *
+ * Every driver is built at load from kchacha_impls[] (chacha_core.c) and
+ * kchacha_variants[] below; an implementation is registered only after its
+ * self-test passes.
+ */
+#include <crypto/internal/skcipher.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/unaligned.h>
+
+#include "kchacha.h"
+
+/**
+ * struct kchacha_variant - one skcipher algorithm
+ * @name: cra_name
+ * @nrounds: ChaCha rounds
+ * @ivsize: 16 for ChaCha, 32 for XChaCha
+ */
+struct kchacha_variant {
+	const char *name;
+	int nrounds;
+	unsigned int ivsize;
+};
+
+static const struct kchacha_variant kchacha_variants[] = {
+	{ "chacha20", 20, KCHACHA_IV_SIZE },
+	{ "xchacha20", 20, KCHACHA_XIV_SIZE },
+	{ "xchacha12", 12, KCHACHA_XIV_SIZE },
+};
+
+#define KCHACHA_NVARIANTS ARRAY_SIZE(kchacha_variants)
+
+struct kchacha_alg {
+	struct skcipher_alg alg;
+	const struct kchacha_impl *impl;
+	const struct kchacha_variant *variant;
+};
+
+/* The drivers of one implementation. */
+struct kchacha_drv {
+	const struct kchacha_impl *impl;
+	struct kchacha_alg skc[KCHACHA_NVARIANTS];
+	unsigned int nskc;	/* how many of skc[] are registered */
+};
+
+struct kchacha_ctx {
+	u32 key[8];
+};
+
+static char *max_isa;
+module_param(max_isa, charp, 0444);
+MODULE_PARM_DESC(max_isa,
+		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512 (x86_64) or generic < neon (arm64); default: every one the CPU supports");
+
+static char *selftest_fail;
+module_param(selftest_fail, charp, 0444);
+MODULE_PARM_DESC(selftest_fail,
+		 "For testing the load path: treat this implementation's self-test as failed (default: none)");
+
+static unsigned int fail_register;
+module_param(fail_register, uint, 0444);
+MODULE_PARM_DESC(fail_register,
+		 "For testing the load path: make the Nth driver registration fail with -ENOMEM (default 0: never)");
+
+static struct kchacha_drv *kchacha_drvs;
+static unsigned int kchacha_ndrvs;
+
+static int kchacha_setkey(struct crypto_skcipher *tfm, const u8 *key,
+			  unsigned int keylen)
+{
+	struct kchacha_ctx *ctx = crypto_skcipher_ctx(tfm);
+	int i;
+
+	if (keylen != KCHACHA_KEY_SIZE)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(ctx->key); i++)
+		ctx->key[i] = get_unaligned_le32(key + 4 * i);
+	return 0;
+}
+
+static int kchacha_skcipher_crypt(struct skcipher_request *req)
+{
+	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
+	struct kchacha_alg *ka = container_of(crypto_skcipher_alg(tfm),
+					      struct kchacha_alg, alg);
+	const struct kchacha_ctx *ctx = crypto_skcipher_ctx(tfm);
+	int nrounds = ka->variant->nrounds;
+	struct skcipher_walk walk;
+	u32 state[16];
+	int err;
+
+	err = skcipher_walk_virt(&walk, req, false);
+
+	if (ka->variant->ivsize == KCHACHA_XIV_SIZE)
+		kchacha_xchacha_init(ka->impl, state, ctx->key, req->iv,
+				     nrounds);
+	else
+		kchacha_init_state(state, ctx->key, req->iv);
+
+	while (walk.nbytes > 0) {
+		unsigned int nbytes = walk.nbytes;
+
+		if (nbytes < walk.total)
+			nbytes = round_down(nbytes, walk.stride);
+
+		kchacha_crypt(ka->impl, state, walk.dst.virt.addr,
+			      walk.src.virt.addr, nbytes, nrounds);
+		err = skcipher_walk_done(&walk, walk.nbytes - nbytes);
+	}
+
+	memzero_explicit(state, sizeof(state));
+	return err;
+}
+
+static void kchacha_exit_tfm(struct crypto_skcipher *tfm)
+{
+	struct kchacha_ctx *ctx = crypto_skcipher_ctx(tfm);
+
+	memzero_explicit(ctx, sizeof(*ctx));
+}
+
+static void kchacha_fill_skcipher(struct kchacha_alg *ka,
+				  const struct kchacha_impl *impl,
+				  const struct kchacha_variant *variant)
+{
+	struct skcipher_alg *alg = &ka->alg;
+
+	ka->impl = impl;
+	ka->variant = variant;
+	strscpy(alg->base.cra_name, variant->name, CRYPTO_MAX_ALG_NAME);
+	snprintf(alg->base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
+		 "%s-kchacha-%s", variant->name, impl->name);
+	alg->base.cra_priority = impl->priority;
+	alg->base.cra_blocksize = 1;
+	alg->base.cra_ctxsize = sizeof(struct kchacha_ctx);
+	alg->base.cra_module = THIS_MODULE;
+	alg->min_keysize = KCHACHA_KEY_SIZE;
+	alg->max_keysize = KCHACHA_KEY_SIZE;
+	alg->ivsize = variant->ivsize;
+	alg->chunksize = KCHACHA_BLOCK_SIZE;
+	alg->walksize = impl->walksize;
+	alg->setkey = kchacha_setkey;
+	alg->encrypt = kchacha_skcipher_crypt;
+	alg->decrypt = kchacha_skcipher_crypt;
+	alg->exit = kchacha_exit_tfm;
+}
+
+static int kchacha_register(struct skcipher_alg *alg)
+{
+	static unsigned int calls;
+
+	if (fail_register && ++calls == fail_register) {
+		pr_err("kchacha: failing registration %u of %s as asked\n",
+		       calls, alg->base.cra_driver_name);
+		return -ENOMEM;
+	}
+	return crypto_register_skcipher(alg);
+}
+
+static void kchacha_unregister_all(void)
+{
+	while (kchacha_ndrvs--) {
+		struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs];
+
+		while (drv->nskc--)
+			crypto_unregister_skcipher(&drv->skc[drv->nskc].alg);
+	}
+	kfree(kchacha_drvs);
+	kchacha_drvs = NULL;
+}
+
+static int kchacha_register_impl(const struct kchacha_impl *impl)
+{
+	struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs++];
+	int err;
+
+	drv->impl = impl;
+	for (drv->nskc = 0; drv->nskc < KCHACHA_NVARIANTS; drv->nskc++) {
+		struct kchacha_alg *ka = &drv->skc[drv->nskc];
+
+		kchacha_fill_skcipher(ka, impl, &kchacha_variants[drv->nskc]);
+		err = kchacha_register(&ka->alg);
+		if (err) {
+			pr_err("kchacha: registering %s failed: %d\n",
+			       ka->alg.base.cra_driver_name, err);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* The index of the highest implementation max_isa allows, or -EINVAL. */
+static int kchacha_max_index(void)
+{
+	unsigned int i;
+
+	if (!max_isa || !*max_isa)
+		return kchacha_nimpls - 1;
+	for (i = 0; i < kchacha_nimpls; i++)
+		if (sysfs_streq(max_isa, kchacha_impls[i].name))
+			return i;
+
+	pr_err("kchacha: max_isa=%s is not an implementation of this build; one of:",
+	       max_isa);
+	for (i = 0; i < kchacha_nimpls; i++)
+		pr_cont(" %s", kchacha_impls[i].name);
+	pr_cont("\n");
+	return -EINVAL;
+}
+
+static int kchacha_test_impl(const struct kchacha_impl *impl)
+{
+	int err = kchacha_selftest(impl);
+
+	if (!err && selftest_fail && sysfs_streq(selftest_fail, impl->name)) {
+		pr_err("kchacha: %s: self-test failed: forced by selftest_fail\n",
+		       impl->name);
+		err = -EINVAL;
+	}
+	return err;
+}
+
+static int __init kchacha_mod_init(void)
+{
+	int max = kchacha_max_index();
+	int i, err;
+
+	if (max < 0)
+		return max;
+
+	kchacha_drvs = kcalloc(max + 1, sizeof(*kchacha_drvs), GFP_KERNEL);
+	if (!kchacha_drvs)
+		return -ENOMEM;
+
+	for (i = 0; i <= max; i++) {
+		const struct kchacha_impl *impl = &kchacha_impls[i];
+
+		if (impl->cpu_ok && !impl->cpu_ok())
+			continue;
+
+		err = kchacha_test_impl(impl);
+		if (err) {
+			if (i == 0)
+				goto fail;
+			pr_err("kchacha: %s: not registered\n", impl->name);
+			continue;
+		}
+
+		err = kchacha_register_impl(impl);
+		if (err)
+			goto fail;
+	}
+	return 0;
+
+fail:
+	kchacha_unregister_all();
+	return err;
+}
+
+static void __exit kchacha_mod_exit(void)
+{
+	kchacha_unregister_all();
+}
+
+module_init(kchacha_mod_init);
+module_exit(kchacha_mod_exit);
+
+MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 with C, SSSE3, AVX2, AVX-512 and NEON implementations");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_CRYPTO("chacha20");
+MODULE_ALIAS_CRYPTO("xchacha20");
+MODULE_ALIAS_CRYPTO("xchacha12");

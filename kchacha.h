@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kchacha: the implementation table and the core functions every
+ * implementation provides.  Included by the module and, through the shim in
+ * test/shim, by the user-space tests and benchmarks.
+ */
+#ifndef _KCHACHA_H
+#define _KCHACHA_H
+
+#include <linux/types.h>
+
+#define KCHACHA_BLOCK_SIZE	64
+#define KCHACHA_KEY_SIZE	32
+#define KCHACHA_IV_SIZE		16
+#define KCHACHA_XIV_SIZE	32
+#define KCHACHA_STATE_WORDS	16
+/* Most bytes one kernel_fpu_begin()/kernel_neon_begin() section handles. */
+#define KCHACHA_SIMD_CHUNK	4096
+
+/**
+ * typedef kchacha_xor_fn - XOR a ChaCha keystream into a buffer
+ * @state: the 16-word ChaCha state; word 12 is the block counter of the
+ *	first block.  Not modified: the caller advances the counter.
+ * @dst: output, any alignment; may be @src exactly, must not otherwise
+ *	overlap it
+ * @src: input, any alignment
+ * @len: bytes, any number; a final partial block uses the start of its
+ *	keystream block
+ * @nrounds: 20, 12 or 8
+ *
+ * The counter wraps modulo 2^32 and never carries into word 13, as the
+ * kernel's chacha_crypt_generic() does.
+ */
+typedef void (*kchacha_xor_fn)(const u32 *state, u8 *dst, const u8 *src,
+			       unsigned int len, int nrounds);
+
+/**
+ * typedef kchacha_hchacha_fn - the HChaCha function
+ * @state: the 16-word initial state (constants, key, 16-byte nonce)
+ * @out: words 0..3 and 12..15 of the permuted state, without feed-forward
+ * @nrounds: 20 or 12
+ */
+typedef void (*kchacha_hchacha_fn)(const u32 *state, u32 *out, int nrounds);
+
+/**
+ * struct kchacha_impl - one ChaCha implementation
+ * @name: suffix of every driver name, "<alg>-kchacha-<name>"
+ * @priority: cra_priority of its skciphers; its rng ranks in the same order
+ * @walksize: the skcipher walksize: the widest batch it processes at once
+ * @simd_min: requests shorter than this go to the C core, which is faster
+ *	for them (0: never)
+ * @batch: blocks per widest pass, for the self-test lengths
+ * @cpu_ok: true when the CPU and the OS support it; NULL for always
+ * @xor: keystream XOR (see kchacha_xor_fn)
+ * @hchacha: HChaCha; NULL to use the C core
+ * @simd: @xor needs kernel_fpu_begin()/kernel_neon_begin()
+ */
+struct kchacha_impl {
+	const char *name;
+	int priority;
+	unsigned int walksize;
+	unsigned int simd_min;
+	unsigned int batch;
+	bool (*cpu_ok)(void);
+	kchacha_xor_fn xor;
+	kchacha_hchacha_fn hchacha;
+	bool simd;
+};
+
+/* chacha_generic.c: the portable C core */
+void kchacha_init_state(u32 *state, const u32 *key, const u8 *iv);
+void kchacha_generic_xor(const u32 *state, u8 *dst, const u8 *src,
+			 unsigned int len, int nrounds);
+void kchacha_generic_hchacha(const u32 *state, u32 *out, int nrounds);
+
+/* The assembly cores; each file defines its own. */
+void kchacha_ssse3_xor(const u32 *state, u8 *dst, const u8 *src,
+		       unsigned int len, int nrounds);
+void kchacha_ssse3_hchacha(const u32 *state, u32 *out, int nrounds);
+void kchacha_avx2_xor(const u32 *state, u8 *dst, const u8 *src,
+		      unsigned int len, int nrounds);
+void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
+			unsigned int len, int nrounds);
+void kchacha_neon_xor(const u32 *state, u8 *dst, const u8 *src,
+		      unsigned int len, int nrounds);
+void kchacha_neon_hchacha(const u32 *state, u32 *out, int nrounds);
+
+/* chacha_core.c: the table, lowest level first, and the SIMD dispatch */
+extern const struct kchacha_impl kchacha_impls[];
+extern const unsigned int kchacha_nimpls;
+void kchacha_simd_xor(const struct kchacha_impl *impl, u32 *state, u8 *dst,
+		      const u8 *src, unsigned int len, int nrounds);
+void kchacha_crypt(const struct kchacha_impl *impl, u32 *state, u8 *dst,
+		   const u8 *src, unsigned int len, int nrounds);
+void kchacha_hchacha(const struct kchacha_impl *impl, const u32 *state,
+		     u32 *out, int nrounds);
+void kchacha_xchacha_init(const struct kchacha_impl *impl, u32 *state,
+			  const u32 *key, const u8 *iv, int nrounds);
+
+/* selftest.c: the load-time self-test of one implementation */
+int kchacha_selftest(const struct kchacha_impl *impl);
+
+#endif /* _KCHACHA_H */

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* User-space shim for <linux/kernel.h>: the few helpers the core uses. */
+#ifndef _SHIM_LINUX_KERNEL_H
+#define _SHIM_LINUX_KERNEL_H
+#include <stdio.h>
+#include <linux/types.h>
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define round_down(x, y)	((x) & ~((__typeof__(x))(y) - 1))
+#define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+#define pr_err(...)		fprintf(stderr, __VA_ARGS__)
+#define pr_info(...)		fprintf(stderr, __VA_ARGS__)
+#define pr_warn(...)		fprintf(stderr, __VA_ARGS__)
+#define pr_debug(...)		do { } while (0)
+#define cond_resched()		do { } while (0)
+#define EXPORT_SYMBOL_GPL(s)
+#define __init
+#define __exit
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#endif

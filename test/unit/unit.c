@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User-space tests of every implementation in kchacha_impls[] the CPU
+ * supports: the module's own self-test, then each implementation and the
+ * dispatcher against an independent reference (ref.h) over every length
+ * 0..4096, random lengths up to 1 MiB, every src/dst misalignment 0..63,
+ * in place and out of place, counters crossing 2^32, 20 and 12 rounds,
+ * HChaCha and XChaCha.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test/shim/linux/types.h"
+#include "test/shim/crypto/internal/simd.h"
+#include "kchacha.h"
+#include "test/unit/ref.h"
+
+static unsigned int passed, failed, skipped;
+static u64 rng_state = 0x9e3779b97f4a7c15ULL;
+
+static u32 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state >> 16;
+}
+
+static void fill(u8 *p, size_t n)
+{
+	while (n--)
+		*p++ = rnd();
+}
+
+static void check(bool ok, const char *impl, const char *what, size_t len)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	if (failed < 20)
+		printf("FAIL %s: %s (length %zu)\n", impl, what, len);
+}
+
+static void key_words(u32 *w, const u8 *key)
+{
+	for (int i = 0; i < 8; i++)
+		w[i] = ref_le32(key + 4 * i);
+}
+
+/* The implementation's own xor, as the kernel's SIMD sections run it. */
+static void impl_xor(const struct kchacha_impl *impl, const u8 *key,
+		     const u8 *iv, int rounds, u8 *dst, const u8 *src,
+		     size_t len)
+{
+	u32 w[8], state[16];
+
+	key_words(w, key);
+	kchacha_init_state(state, w, iv);
+	if (impl->simd)
+		kchacha_simd_xor(impl, state, dst, src, len, rounds);
+	else
+		impl->xor(state, dst, src, len, rounds);
+}
+
+#define MAXLEN (1 << 20)
+
+static u8 *src_buf, *dst_buf, *ref_buf;
+
+/* One case: out of place at the given offsets, then in place. */
+static bool one_case(const struct kchacha_impl *impl, size_t len, int rounds,
+		     u32 counter, unsigned int soff, unsigned int doff)
+{
+	u8 key[32], iv[16];
+	u8 *src = src_buf + soff, *dst = dst_buf + doff;
+	bool ok;
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	memcpy(iv, &counter, 4);
+	fill(src, len);
+	dst[len] = 0xa5;
+	ref_chacha(key, iv, rounds, ref_buf, src, len);
+	impl_xor(impl, key, iv, rounds, dst, src, len);
+	ok = !memcmp(dst, ref_buf, len) && dst[len] == 0xa5;
+
+	memcpy(dst, src, len);
+	impl_xor(impl, key, iv, rounds, dst, dst, len);
+	return ok && !memcmp(dst, ref_buf, len) && dst[len] == 0xa5;
+}
+
+static void test_impl(const struct kchacha_impl *impl)
+{
+	static const int rounds[] = { 20, 12 };
+	u8 key[32], iv[32], a[32], b[32];
+	u32 w[8], state[16], out[8];
+	size_t len;
+	bool ok;
+
+	check(kchacha_selftest(impl) == 0, impl->name, "module self-test", 0);
+
+	for (int r = 0; r < 2; r++) {
+		ok = true;
+		for (len = 0; len <= 4096; len++)
+			ok &= one_case(impl, len, rounds[r],
+				       len & 1 ? rnd() : 0xffffffff - len % 70,
+				       len % 64, (len * 7) % 64);
+		check(ok, impl->name, rounds[r] == 20 ?
+		      "every length 0..4096, 20 rounds" :
+		      "every length 0..4096, 12 rounds", len);
+
+		for (int i = 0; i < 24; i++) {
+			len = rnd() % MAXLEN;
+			check(one_case(impl, len, rounds[r], rnd(), rnd() % 64,
+				       rnd() % 64),
+			      impl->name, "random length up to 1 MiB", len);
+		}
+	}
+
+	ok = true;
+	for (unsigned int s = 0; s < 64; s++)
+		for (unsigned int d = 0; d < 64; d++)
+			ok &= one_case(impl, 64 * impl->batch * 2 + 37, 20,
+				       0xfffffffe, s, d);
+	check(ok, impl->name, "every src/dst misalignment 0..63", 0);
+
+	for (int r = 0; r < 2; r++) {
+		fill(key, 32);
+		fill(iv, 16);
+		key_words(w, key);
+		kchacha_init_state(state, w, iv);
+		if (impl->hchacha)
+			impl->hchacha(state, out, rounds[r]);
+		else
+			kchacha_generic_hchacha(state, out, rounds[r]);
+		ref_hchacha(key, iv, rounds[r], a);
+		check(!memcmp(out, a, 32), impl->name, "HChaCha", 32);
+
+		/* XChaCha through the table's HChaCha and the dispatcher */
+		fill(iv, 32);
+		len = 1000 + rnd() % 5000;
+		fill(src_buf, len);
+		ref_xchacha(key, iv, rounds[r], ref_buf, src_buf, len);
+		kchacha_xchacha_init(impl, state, w, iv, rounds[r]);
+		kchacha_crypt(impl, state, dst_buf, src_buf, len, rounds[r]);
+		check(!memcmp(dst_buf, ref_buf, len), impl->name, "XChaCha",
+		      len);
+	}
+
+	/* The dispatcher in pieces, with and without SIMD usable. */
+	for (int usable = 0; usable < 2; usable++) {
+		unsigned long before = kchacha_shim_simd_sections;
+		size_t total = 3 * 4096 + 999, done = 0;
+
+		kchacha_shim_simd_usable = usable;
+		fill(key, 32);
+		fill(iv, 16);
+		fill(src_buf, total);
+		ref_chacha(key, iv, 20, ref_buf, src_buf, total);
+		key_words(w, key);
+		kchacha_init_state(state, w, iv);
+		while (done < total) {
+			size_t n = 64 * (1 + rnd() % 80);
+
+			if (n > total - done)
+				n = total - done;
+			kchacha_crypt(impl, state, dst_buf + done,
+				      src_buf + done, n, 20);
+			done += n;
+		}
+		check(!memcmp(dst_buf, ref_buf, total), impl->name,
+		      usable ? "dispatcher, SIMD usable" :
+		      "dispatcher, SIMD not usable (C core)", total);
+		check(usable && impl->simd ?
+		      kchacha_shim_simd_sections > before :
+		      kchacha_shim_simd_sections == before, impl->name,
+		      "SIMD sections only where SIMD is usable", total);
+	}
+	kchacha_shim_simd_usable = true;
+	(void)b;
+}
+
+/* The reference itself against RFC 8439 2.4.2, so it cannot drift. */
+static void test_reference(void)
+{
+	static const char msg[] = "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+	static const u8 head[8] = { 0x6e, 0x2e, 0x35, 0x9a, 0x25, 0x68, 0xf9, 0x80 };
+	static const u8 tail[2] = { 0x87, 0x4d };
+	u8 key[32], iv[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x4a };
+	u8 out[sizeof(msg)];
+
+	for (int i = 0; i < 32; i++)
+		key[i] = i;
+	ref_chacha(key, iv, 20, out, (const u8 *)msg, 114);
+	check(!memcmp(out, head, 8) && !memcmp(out + 112, tail, 2),
+	      "reference", "RFC 8439 2.4.2", 114);
+}
+
+int main(void)
+{
+	src_buf = malloc(MAXLEN + 128);
+	dst_buf = malloc(MAXLEN + 128);
+	ref_buf = malloc(MAXLEN + 128);
+	if (!src_buf || !dst_buf || !ref_buf)
+		return 2;
+
+	test_reference();
+	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+		const struct kchacha_impl *impl = &kchacha_impls[i];
+		unsigned int before = failed;
+
+		if (impl->cpu_ok && !impl->cpu_ok()) {
+			printf("SKIP %s: this CPU lacks the instructions it needs\n",
+			       impl->name);
+			skipped++;
+			continue;
+		}
+		test_impl(impl);
+		printf("%s %s\n", failed == before ? "ok  " : "FAIL", impl->name);
+	}
+	printf("unit: %u passed, %u failed, %u skipped\n", passed, failed,
+	       skipped);
+	return failed ? 1 : 0;
+}
