@@ -36,3 +36,8 @@ unit:
 	$(MAKE) -f test/unit/Makefile BUILD=$(BUILD)
 
 .PHONY: all modules kdir-check install clean check unit
+
+bench:
+	BUILD=$(BUILD) test/bench/run $(BENCH_ARGS)
+
+.PHONY: bench

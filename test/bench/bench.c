@@ -1,0 +1,793 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `make bench`: kchacha's implementations against OpenSSL, libsodium and
+ * libgcrypt, in one process, on one CPU.
+ *
+ * Built from the same objects as the unit tests (test/unit/Makefile): the C
+ * core, the implementation table and the .S files, through test/shim.  Each
+ * kchacha implementation the CPU supports is timed as the kernel runs a
+ * request: a fresh kchacha_init_state() from the key words and the 16-byte
+ * IV, then kchacha_crypt(), which splits SIMD work into 4 KiB sections.
+ *
+ * Method: the program pins itself to one CPU (CPU 1 if it may run there),
+ * checks every row before timing it (ChaCha20 rows against the RFC 8439
+ * 2.4.2 vector; a wrong row aborts the run), calibrates a batch size per
+ * (row, size) cell, then runs R rounds; round r times one batch of every
+ * cell, sizes outer, rows inner, so that every row sees the same machine
+ * noise.  A cell's figure is the median over the rounds.  MB/s means
+ * 10^6 bytes per second.  The machine is shared: compare ratios within one
+ * run, not absolute figures across runs.
+ *
+ * Output: a table on stdout (MB/s, then the ratio to each anchor row of the
+ * group), <dir>/bench.csv ("impl,bytes,mbps", every group) and, for
+ * gnuplot, <dir>/bench-<group>.dat (one index block per row; see
+ * test/bench/plot.gp and test/bench/run).
+ *
+ * Adding rows: rows come in groups (struct bench_group, groups[] below),
+ * each with its own list of sizes, its anchors for the ratio tables and an
+ * add_rows() function that appends its rows with add_row(group, name, ops,
+ * arg).  A row is a struct bench_ops: setup() (state into row->ctx; nonzero
+ * leaves the row out), check() (nonzero aborts the run), run() (one message
+ * or call of len bytes at buf), and optional rewind() (untimed, before every
+ * batch) and teardown().  So a new kind of row (e.g. the rng's
+ * "kchacha-rng-<impl>", "getrandom", ... at 4..4096 bytes per call) is one
+ * bench_ops per row kind, one add_rows() function and one groups[] entry;
+ * the timing, the tables, the csv and the plot follow by themselves.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gcrypt.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <sodium.h>
+
+#include "test/shim/linux/types.h"
+#include "kchacha.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_ROWS	32
+#define MIN_ROUNDS	7
+
+struct bench_row;
+
+struct bench_ops {
+	const char *name;	/* the row's name where the table names it */
+	int (*setup)(struct bench_row *row);
+	int (*check)(struct bench_row *row);
+	void (*run)(struct bench_row *row, u8 *buf, size_t len);
+	void (*rewind)(struct bench_row *row);
+	void (*teardown)(struct bench_row *row);
+};
+
+struct bench_row {
+	char name[40];
+	const struct bench_ops *ops;
+	const void *arg;	/* add_row()'s argument, e.g. a kchacha_impl */
+	void *ctx;		/* setup()'s state */
+	unsigned long *iters;	/* per size: calls per batch */
+	double *mbps;		/* per size, per round */
+	double *median;		/* per size */
+	double *spread;		/* per size: interquartile range / median */
+};
+
+struct bench_group {
+	const char *name;	/* "cipher": <dir>/bench-cipher.dat */
+	const char *title;
+	const size_t *sizes;
+	unsigned int nsizes;
+	const char *const *anchors;	/* ratio tables, NULL-terminated */
+	void (*add_rows)(struct bench_group *group);
+	struct bench_row rows[MAX_ROWS];
+	unsigned int nrows;
+};
+
+static __attribute__((noreturn, format(printf, 1, 2)))
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void add_row(struct bench_group *group, const char *name,
+		    const struct bench_ops *ops, const void *arg)
+{
+	struct bench_row *row;
+
+	if (group->nrows == MAX_ROWS)
+		die("%s: more than %d rows", group->name, MAX_ROWS);
+	row = &group->rows[group->nrows];
+	snprintf(row->name, sizeof(row->name), "%s", name);
+	row->ops = ops;
+	row->arg = arg;
+	if (ops->setup && ops->setup(row)) {
+		printf("  %-20s left out (see above)\n", row->name);
+		return;
+	}
+	if (ops->check && ops->check(row))
+		die("%s gives wrong output: not timing it", row->name);
+	group->nrows++;
+}
+
+/*
+ * ChaCha20 encryption: every row keys with the RFC 8439 2.4.2 key and IV
+ * (block counter 1, nonce 00:00:00:00:00:00:00:4a:00:00:00:00), passes the
+ * known-answer check on the first message, and then encrypts in place.
+ */
+
+static const u8 rfc_key[32] = {
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+	0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+};
+
+/* The kernel's and OpenSSL's 16-byte IV: LE32 counter, then the nonce. */
+static const u8 rfc_iv[16] = {
+	0x01, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x4a, 0x00, 0x00, 0x00, 0x00,
+};
+
+static const char rfc_ptext[] =
+	"Ladies and Gentlemen of the class of '99: If I could offer you "
+	"only one tip for the future, sunscreen would be it.";
+
+static const u8 rfc_ctext[114] = {
+	0x6e, 0x2e, 0x35, 0x9a, 0x25, 0x68, 0xf9, 0x80,
+	0x41, 0xba, 0x07, 0x28, 0xdd, 0x0d, 0x69, 0x81,
+	0xe9, 0x7e, 0x7a, 0xec, 0x1d, 0x43, 0x60, 0xc2,
+	0x0a, 0x27, 0xaf, 0xcc, 0xfd, 0x9f, 0xae, 0x0b,
+	0xf9, 0x1b, 0x65, 0xc5, 0x52, 0x47, 0x33, 0xab,
+	0x8f, 0x59, 0x3d, 0xab, 0xcd, 0x62, 0xb3, 0x57,
+	0x16, 0x39, 0xd6, 0x24, 0xe6, 0x51, 0x52, 0xab,
+	0x8f, 0x53, 0x0c, 0x35, 0x9f, 0x08, 0x61, 0xd8,
+	0x07, 0xca, 0x0d, 0xbf, 0x50, 0x0d, 0x6a, 0x61,
+	0x56, 0xa3, 0x8e, 0x08, 0x8a, 0x22, 0xb6, 0x5e,
+	0x52, 0xbc, 0x51, 0x4d, 0x16, 0xcc, 0xf8, 0x06,
+	0x81, 0x8c, 0xe9, 0x1a, 0xb7, 0x79, 0x37, 0x36,
+	0x5a, 0xf9, 0x0b, 0xbf, 0x74, 0xa3, 0x5b, 0xe6,
+	0xb4, 0x0b, 0x8e, 0xed, 0xf2, 0x78, 0x5e, 0x42,
+	0x87, 0x4d,
+};
+
+_Static_assert(sizeof(rfc_ptext) - 1 == sizeof(rfc_ctext),
+	       "RFC 8439 2.4.2: 114 bytes");
+
+static int cipher_check(struct bench_row *row)
+{
+	u8 buf[sizeof(rfc_ctext)];
+
+	memcpy(buf, rfc_ptext, sizeof(buf));
+	row->ops->run(row, buf, sizeof(buf));
+	if (row->ops->rewind)
+		row->ops->rewind(row);
+	return memcmp(buf, rfc_ctext, sizeof(buf)) ? -1 : 0;
+}
+
+/* kchacha-<impl>: a fresh state per message, as the skcipher per request. */
+struct kchacha_ctx {
+	const struct kchacha_impl *impl;
+	u32 key[8];		/* the tfm context: the key as LE words */
+	u8 iv[16];
+};
+
+static int kchacha_setup(struct bench_row *row)
+{
+	const struct kchacha_impl *impl = row->arg;
+	struct kchacha_ctx *c = xcalloc(1, sizeof(*c));
+	int i;
+
+	c->impl = impl;
+	for (i = 0; i < 8; i++)
+		c->key[i] = (u32)rfc_key[4 * i] | (u32)rfc_key[4 * i + 1] << 8 |
+			    (u32)rfc_key[4 * i + 2] << 16 |
+			    (u32)rfc_key[4 * i + 3] << 24;
+	memcpy(c->iv, rfc_iv, sizeof(c->iv));
+	row->ctx = c;
+	return 0;
+}
+
+static int kchacha_check(struct bench_row *row)
+{
+	const struct kchacha_impl *impl = row->arg;
+
+	if (kchacha_selftest(impl)) {
+		printf("  %-20s fails the module's self-test\n", row->name);
+		return -1;
+	}
+	return cipher_check(row);
+}
+
+static void kchacha_run(struct bench_row *row, u8 *buf, size_t len)
+{
+	struct kchacha_ctx *c = row->ctx;
+	u32 state[KCHACHA_STATE_WORDS];
+
+	kchacha_init_state(state, c->key, c->iv);
+	kchacha_crypt(c->impl, state, buf, buf, len, 20);
+}
+
+static void free_ctx(struct bench_row *row)
+{
+	free(row->ctx);
+}
+
+static const struct bench_ops kchacha_ops = {
+	.setup		= kchacha_setup,
+	.check		= kchacha_check,
+	.run		= kchacha_run,
+	.teardown	= free_ctx,
+};
+
+/*
+ * openssl: EVP_chacha20 keyed once; the stream continues from message to
+ * message.  Each batch restarts it at block 1 (untimed) so that messages of
+ * whole blocks stay block-aligned.
+ */
+static int ossl_setup(struct bench_row *row)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+
+	if (!c || EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, rfc_key,
+				     rfc_iv) != 1)
+		die("%s: EVP_EncryptInit_ex failed", row->name);
+	row->ctx = c;
+	return 0;
+}
+
+static void ossl_run(struct bench_row *row, u8 *buf, size_t len)
+{
+	int outl;
+
+	if (EVP_EncryptUpdate(row->ctx, buf, &outl, buf, len) != 1)
+		die("%s: EVP_EncryptUpdate failed", row->name);
+}
+
+static void ossl_rewind(struct bench_row *row)
+{
+	if (EVP_EncryptInit_ex(row->ctx, NULL, NULL, rfc_key, rfc_iv) != 1)
+		die("%s: EVP_EncryptInit_ex failed", row->name);
+}
+
+/* openssl-rekey: key and IV set per message, as the kernel sets its IV. */
+static void ossl_rekey_run(struct bench_row *row, u8 *buf, size_t len)
+{
+	int outl;
+
+	if (EVP_EncryptInit_ex(row->ctx, NULL, NULL, rfc_key, rfc_iv) != 1 ||
+	    EVP_EncryptUpdate(row->ctx, buf, &outl, buf, len) != 1)
+		die("%s: EVP failed", row->name);
+}
+
+static void ossl_teardown(struct bench_row *row)
+{
+	EVP_CIPHER_CTX_free(row->ctx);
+}
+
+/* libsodium: stateless, key, nonce and counter on every call. */
+static void sodium_run(struct bench_row *row, u8 *buf, size_t len)
+{
+	(void)row;
+	crypto_stream_chacha20_ietf_xor_ic(buf, buf, len, rfc_iv + 4, 1,
+					   rfc_key);
+}
+
+/* libgcrypt: one handle; setkey and setiv per message. */
+static int gcry_setup(struct bench_row *row)
+{
+	gcry_cipher_hd_t h;
+	gcry_error_t err;
+
+	err = gcry_cipher_open(&h, GCRY_CIPHER_CHACHA20,
+			       GCRY_CIPHER_MODE_STREAM, 0);
+	if (err)
+		die("%s: gcry_cipher_open: %s", row->name, gcry_strerror(err));
+	row->ctx = h;
+	return 0;
+}
+
+static void gcry_run(struct bench_row *row, u8 *buf, size_t len)
+{
+	gcry_cipher_hd_t h = row->ctx;
+	gcry_error_t err;
+
+	err = gcry_cipher_setkey(h, rfc_key, sizeof(rfc_key));
+	if (!err)
+		err = gcry_cipher_setiv(h, rfc_iv, sizeof(rfc_iv));
+	if (!err)
+		err = gcry_cipher_encrypt(h, buf, len, NULL, 0);
+	if (err)
+		die("%s: %s", row->name, gcry_strerror(err));
+}
+
+static void gcry_teardown(struct bench_row *row)
+{
+	gcry_cipher_close(row->ctx);
+}
+
+static const struct bench_ops cipher_anchor_ops[] = {
+	{
+		.name		= "openssl",
+		.setup		= ossl_setup,
+		.check		= cipher_check,
+		.run		= ossl_run,
+		.rewind		= ossl_rewind,
+		.teardown	= ossl_teardown,
+	}, {
+		.name		= "openssl-rekey",
+		.setup		= ossl_setup,
+		.check		= cipher_check,
+		.run		= ossl_rekey_run,
+		.teardown	= ossl_teardown,
+	}, {
+		.name		= "libsodium",
+		.check		= cipher_check,
+		.run		= sodium_run,
+	}, {
+		.name		= "libgcrypt",
+		.setup		= gcry_setup,
+		.check		= cipher_check,
+		.run		= gcry_run,
+		.teardown	= gcry_teardown,
+	},
+};
+
+/* kchacha_impls[] decides which kchacha rows exist. */
+static void cipher_rows(struct bench_group *group)
+{
+	char name[40];
+	unsigned int i;
+
+	for (i = 0; i < kchacha_nimpls; i++) {
+		const struct kchacha_impl *impl = &kchacha_impls[i];
+
+		snprintf(name, sizeof(name), "kchacha-%s", impl->name);
+		if (impl->cpu_ok && !impl->cpu_ok()) {
+			printf("  %-20s left out: this CPU lacks it\n", name);
+			continue;
+		}
+		add_row(group, name, &kchacha_ops, impl);
+	}
+	for (i = 0; i < ARRAY_SIZE(cipher_anchor_ops); i++)
+		add_row(group, cipher_anchor_ops[i].name, &cipher_anchor_ops[i],
+			NULL);
+}
+
+static const size_t cipher_sizes[] = {
+	16, 64, 256, 576, 1420, 4096, 16384, 65536, 1048576,
+};
+
+static const char *const cipher_anchors[] = {
+	"openssl", "openssl-rekey", NULL,
+};
+
+static struct bench_group groups[] = {
+	{
+		.name		= "cipher",
+		.title		= "ChaCha20 encryption, in place, MB/s by message size",
+		.sizes		= cipher_sizes,
+		.nsizes		= ARRAY_SIZE(cipher_sizes),
+		.anchors	= cipher_anchors,
+		.add_rows	= cipher_rows,
+	},
+};
+
+/* Timing */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double time_batch(struct bench_row *row, u8 *buf, size_t len,
+			 unsigned long n)
+{
+	double t0;
+
+	if (row->ops->rewind)
+		row->ops->rewind(row);
+	t0 = now();
+	while (n--)
+		row->ops->run(row, buf, len);
+	return now() - t0;
+}
+
+/* Calls per batch so that one batch takes about @target seconds. */
+static unsigned long calibrate(struct bench_row *row, u8 *buf, size_t len,
+			       double target)
+{
+	unsigned long n = 1;
+	double t;
+
+	row->ops->run(row, buf, len);	/* warm caches and lazy set-up */
+	for (;;) {
+		t = time_batch(row, buf, len, n);
+		if (t >= target / 8 || n >= 1UL << 32)
+			break;
+		n *= t > 0 && target / 8 / t < 16 ? 2 : 16;
+	}
+	n = n * (target / t) + 0.5;
+	return n ? n : 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median and interquartile spread of @n values (sorted in place). */
+static void summarize(double *v, unsigned int n, double *median,
+		      double *spread)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	*median = n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*spread = *median > 0 ? (v[(3 * n) / 4] - v[n / 4]) / *median : 0;
+}
+
+/* One CPU: @want if allowed, else the first allowed one. */
+static int pin_cpu(int want)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("sched_getaffinity: %s", strerror(errno));
+	if (want < 0 || want >= CPU_SETSIZE || !CPU_ISSET(want, &set)) {
+		if (want >= 0 && want != 1)
+			die("CPU %d is not available to this process", want);
+		for (cpu = 1; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
+			;
+		if (cpu == CPU_SETSIZE)
+			cpu = 0;
+		want = cpu;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(want, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity(CPU %d): %s", want, strerror(errno));
+	return want;
+}
+
+static void cpu_model(char *out, size_t size)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(out, size, "unknown CPU");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+
+		if (p && !strncmp(line, "model name", 10)) {
+			p += 1 + strspn(p + 1, " \t");
+			p[strcspn(p, "\n")] = 0;
+			snprintf(out, size, "%s", p);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* Output */
+
+static struct bench_row *find_row(struct bench_group *g, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nrows; i++)
+		if (!strcmp(g->rows[i].name, name))
+			return &g->rows[i];
+	return NULL;
+}
+
+static void print_header(const struct bench_group *g, const char *what)
+{
+	unsigned int s;
+
+	printf("\n%-20s", what);
+	for (s = 0; s < g->nsizes; s++)
+		printf(" %8zu", g->sizes[s]);
+	printf("\n");
+}
+
+static void print_group(struct bench_group *g)
+{
+	const char *const *a;
+	unsigned int i, s, ours;
+	char what[64];
+
+	printf("\n== %s (median of the rounds; bytes across)\n", g->title);
+	print_header(g, "MB/s");
+	for (i = 0; i < g->nrows; i++) {
+		printf("%-20s", g->rows[i].name);
+		for (s = 0; s < g->nsizes; s++)
+			printf(" %8.0f", g->rows[i].median[s]);
+		printf("\n");
+	}
+
+	for (a = g->anchors; a && *a; a++) {
+		struct bench_row *ref = find_row(g, *a);
+
+		if (!ref)
+			continue;
+		snprintf(what, sizeof(what), "ratio to %s", ref->name);
+		print_header(g, what);
+		for (i = 0; i < g->nrows; i++) {
+			printf("%-20s", g->rows[i].name);
+			for (s = 0; s < g->nsizes; s++)
+				printf(" %8.2f", g->rows[i].median[s] /
+						 ref->median[s]);
+			printf("\n");
+		}
+		/* The best of ours per size, where we have more than one. */
+		for (i = 0, ours = 0; i < g->nrows; i++)
+			ours += !strncmp(g->rows[i].name, "kchacha-", 8);
+		if (ours < 2)
+			continue;
+		printf("%-20s", "best kchacha");
+		for (s = 0; s < g->nsizes; s++) {
+			double best = 0;
+
+			for (i = 0; i < g->nrows; i++)
+				if (!strncmp(g->rows[i].name, "kchacha-", 8) &&
+				    g->rows[i].median[s] > best)
+					best = g->rows[i].median[s];
+			printf(" %8.2f", best / ref->median[s]);
+		}
+		printf("\n");
+	}
+}
+
+static void write_outputs(const char *dir, const char *cpu, int pinned)
+{
+	char path[4096];
+	unsigned int gi, i, s;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bench.csv", dir);
+	f = fopen(path, "w");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	fprintf(f, "impl,bytes,mbps\n");
+	for (gi = 0; gi < ARRAY_SIZE(groups); gi++)
+		for (i = 0; i < groups[gi].nrows; i++)
+			for (s = 0; s < groups[gi].nsizes; s++)
+				fprintf(f, "%s,%zu,%.1f\n", groups[gi].rows[i].name,
+					groups[gi].sizes[s],
+					groups[gi].rows[i].median[s]);
+	if (fclose(f))
+		die("%s: %s", path, strerror(errno));
+	printf("\nwrote %s\n", path);
+
+	for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
+		struct bench_group *g = &groups[gi];
+
+		snprintf(path, sizeof(path), "%s/bench-%s.dat", dir, g->name);
+		f = fopen(path, "w");
+		if (!f)
+			die("%s: %s", path, strerror(errno));
+		fprintf(f, "#title %s\n#machine %s, CPU %d\n#sizes", g->title,
+			cpu, pinned);
+		for (s = 0; s < g->nsizes; s++)
+			fprintf(f, " %zu", g->sizes[s]);
+		fprintf(f, "\n#names");
+		for (i = 0; i < g->nrows; i++)
+			fprintf(f, " %s", g->rows[i].name);
+		fprintf(f, "\n");
+		for (i = 0; i < g->nrows; i++) {
+			/* index blocks: two blank lines between rows */
+			fprintf(f, "%s# %s\n", i ? "\n\n" : "",
+				g->rows[i].name);
+			for (s = 0; s < g->nsizes; s++)
+				fprintf(f, "%zu %.1f\n", g->sizes[s],
+					g->rows[i].median[s]);
+		}
+		if (fclose(f))
+			die("%s: %s", path, strerror(errno));
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: bench [-o DIR] [-r ROUNDS] [-t SECONDS] [-c CPU]\n"
+		"  -o DIR      write DIR/bench.csv and DIR/bench-<group>.dat (build)\n"
+		"  -r ROUNDS   rounds, at least %d (9)\n"
+		"  -t SECONDS  time for all timed batches together (45)\n"
+		"  -c CPU      the CPU to run on (1, or the first allowed)\n",
+		MIN_ROUNDS);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = "build";
+	unsigned int rounds = 9, cells = 0, gi, i, s, r;
+	double seconds = 45, target, t0;
+	size_t maxsize = 0;
+	int opt, cpu = 1, progress = isatty(2);
+	char model[128];
+	u8 *buf;
+
+	while ((opt = getopt(argc, argv, "o:r:t:c:")) != -1) {
+		switch (opt) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 't':
+			seconds = atof(optarg);
+			break;
+		case 'c':
+			cpu = atoi(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc || rounds < MIN_ROUNDS || !(seconds > 0))
+		usage();
+
+	cpu = pin_cpu(cpu);
+	cpu_model(model, sizeof(model));
+	if (sodium_init() < 0)
+		die("sodium_init failed");
+	if (!gcry_check_version(NULL))
+		die("gcry_check_version failed");
+	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+
+	printf("kchacha bench: %s, pinned to CPU %d\n", model, cpu);
+	printf("anchors: %s, libsodium %s, libgcrypt %s\n",
+	       OpenSSL_version(OPENSSL_VERSION), sodium_version_string(),
+	       gcry_check_version(NULL));
+	printf("checking every row against its known answers:\n");
+	for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
+		struct bench_group *g = &groups[gi];
+
+		g->add_rows(g);
+		for (i = 0; i < g->nrows; i++) {
+			struct bench_row *row = &g->rows[i];
+
+			row->iters = xcalloc(g->nsizes, sizeof(*row->iters));
+			row->mbps = xcalloc(g->nsizes * rounds,
+					    sizeof(*row->mbps));
+			row->median = xcalloc(g->nsizes, sizeof(*row->median));
+			row->spread = xcalloc(g->nsizes, sizeof(*row->spread));
+			printf("  %-20s ok\n", row->name);
+		}
+		cells += g->nrows * g->nsizes;
+		for (s = 0; s < g->nsizes; s++)
+			if (g->sizes[s] > maxsize)
+				maxsize = g->sizes[s];
+	}
+	if (!cells)
+		die("nothing to time");
+
+	buf = aligned_alloc(64, (maxsize + 63) & ~(size_t)63);
+	if (!buf)
+		die("out of memory");
+	randombytes_buf(buf, maxsize);
+
+	/* The batch length that keeps the whole run near @seconds. */
+	target = seconds / rounds / cells;
+	if (target < 0.002)
+		target = 0.002;
+	if (target > 0.25)
+		target = 0.25;
+	printf("%u rounds of %u cells, batches of about %.0f ms\n", rounds,
+	       cells, target * 1e3);
+	fflush(stdout);
+
+	t0 = now();
+	for (gi = 0; gi < ARRAY_SIZE(groups); gi++)
+		for (s = 0; s < groups[gi].nsizes; s++)
+			for (i = 0; i < groups[gi].nrows; i++)
+				groups[gi].rows[i].iters[s] =
+					calibrate(&groups[gi].rows[i], buf,
+						  groups[gi].sizes[s], target);
+
+	for (r = 0; r < rounds; r++) {
+		for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
+			struct bench_group *g = &groups[gi];
+
+			for (s = 0; s < g->nsizes; s++) {
+				for (i = 0; i < g->nrows; i++) {
+					struct bench_row *row = &g->rows[i];
+					unsigned long n = row->iters[s];
+					double t = time_batch(row, buf,
+							      g->sizes[s], n);
+
+					row->mbps[s * rounds + r] =
+						n * (double)g->sizes[s] / t / 1e6;
+				}
+			}
+		}
+		if (progress)
+			fprintf(stderr, "\rround %u/%u", r + 1, rounds);
+	}
+	if (progress)
+		fprintf(stderr, "\r%20s\r", "");
+
+	{
+		double worst = 0, all[MAX_ROWS * 64];
+		unsigned int n = 0;
+		const char *wrow = "";
+		size_t wsize = 0;
+
+		for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
+			struct bench_group *g = &groups[gi];
+
+			for (i = 0; i < g->nrows; i++) {
+				for (s = 0; s < g->nsizes; s++) {
+					struct bench_row *row = &g->rows[i];
+
+					summarize(&row->mbps[s * rounds], rounds,
+						  &row->median[s],
+						  &row->spread[s]);
+					if (n < ARRAY_SIZE(all))
+						all[n++] = row->spread[s];
+					if (row->spread[s] > worst) {
+						worst = row->spread[s];
+						wrow = row->name;
+						wsize = g->sizes[s];
+					}
+				}
+			}
+		}
+		qsort(all, n, sizeof(*all), cmp_double);
+		printf("timed in %.0f s; noise (interquartile range / median "
+		       "over the rounds): typically %.1f%%, worst %.1f%% "
+		       "(%s at %zu bytes)\n", now() - t0, 100 * all[n / 2],
+		       100 * worst, wrow, wsize);
+	}
+
+	for (gi = 0; gi < ARRAY_SIZE(groups); gi++)
+		print_group(&groups[gi]);
+	write_outputs(dir, model, cpu);
+
+	for (gi = 0; gi < ARRAY_SIZE(groups); gi++)
+		for (i = 0; i < groups[gi].nrows; i++) {
+			struct bench_row *row = &groups[gi].rows[i];
+
+			if (row->ops->teardown)
+				row->ops->teardown(row);
+			free(row->iters);
+			free(row->mbps);
+			free(row->median);
+			free(row->spread);
+		}
+	free(buf);
+	return 0;
+}
