@@ -40,8 +40,28 @@
 	.xor = kchacha_generic_xor,			\
 }
 
+#ifdef CONFIG_X86_64
+static bool kchacha_ssse3_ok(void)
+{
+	return boot_cpu_has(X86_FEATURE_SSSE3);
+}
+#endif
+
 const struct kchacha_impl kchacha_impls[] = {
 	GENERIC_IMPL,
+#ifdef CONFIG_X86_64
+	{
+		.name = "ssse3",
+		.priority = 310,
+		.walksize = 4 * KCHACHA_BLOCK_SIZE,
+		.simd_min = 0,
+		.batch = 4,
+		.cpu_ok = kchacha_ssse3_ok,
+		.xor = kchacha_ssse3_xor,
+		.hchacha = kchacha_ssse3_hchacha,
+		.simd = true,
+	},
+#endif
 };
 
 const unsigned int kchacha_nimpls = ARRAY_SIZE(kchacha_impls);

@@ -3,6 +3,9 @@
 #ifndef _SHIM_LINUX_LINKAGE_H
 #define _SHIM_LINUX_LINKAGE_H
 #ifdef __ASSEMBLER__
+/* user-space objects need no executable stack */
+.pushsection ".note.GNU-stack", "", @progbits
+.popsection
 #if defined(__x86_64__)
 #define SYM_FUNC_START(name)	.globl name; .type name, @function; \
 				.p2align 4; name:

@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kchacha: ChaCha keystream XOR and HChaCha for x86_64 with SSSE3.
+ *
+ * kchacha_ssse3_xor() follows kchacha_xor_fn (kchacha.h): any length, any
+ * alignment, dst == src allowed, the state left alone, the block counter
+ * wrapping modulo 2^32 in word 12 only.
+ *
+ * Three forms share one stack frame:
+ *
+ *  - four blocks "vertically": xmm register i holds word i of four
+ *    consecutive blocks, so a quarter round is four independent dword
+ *    operations with no shuffling between rounds.  Sixteen state words, two
+ *    rotate temporaries and sixteen registers: the third row (words 8..11)
+ *    lives half in registers and half in four stack slots, swapped twice per
+ *    double round at points where the stored value is long final.  The
+ *    output is transposed 4x4 per row group;
+ *  - two blocks "horizontally", one state row per register, two chains
+ *    interleaved to hide the latency of the serial quarter round;
+ *  - one block horizontally, for the last block or a request of one block.
+ *
+ * A pass that ends inside its blocks writes its keystream to the stack
+ * (over the broadcast state, which it no longer needs) and XORs only the
+ * bytes asked for from there: nothing past src + len is read, nothing past
+ * dst + len written.  The frame is wiped before returning.
+ *
+ * Rotations by 16 and 8 are byte shuffles (pshufb); by 12 and 7 a shift
+ * pair and an or.
+ */
+
+#include <linux/linkage.h>
+
+.section	.rodata.cst16.kchacha_ssse3_rot16, "aM", @progbits, 16
+.align 16
+.Lrot16:	.byte	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
+
+.section	.rodata.cst16.kchacha_ssse3_rot8, "aM", @progbits, 16
+.align 16
+.Lrot8:		.byte	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+
+.section	.rodata.cst16.kchacha_ssse3_lanes, "aM", @progbits, 16
+.align 16
+.Llanes:	.long	0, 1, 2, 3
+
+.section	.rodata.cst16.kchacha_ssse3_four, "aM", @progbits, 16
+.align 16
+.Lfour:		.long	4, 4, 4, 4
+
+.section	.rodata.cst16.kchacha_ssse3_one, "aM", @progbits, 16
+.align 16
+.Lone:		.long	1, 0, 0, 0
+
+/*
+ * Stack frame, 16-byte aligned: S, the sixteen state words broadcast to
+ * four lanes (word 12 holds the four counters of the pass), reused as the
+ * keystream buffer of a partial pass; then the four slots of row three.
+ */
+#define S(i)		(16 * (i))(%rsp)
+#define K(i)		(256 + 16 * ((i) - 8))(%rsp)
+#define FRAME		320
+
+/* arguments */
+#define STATE		%rdi
+#define DST		%rsi
+#define SRC		%rdx
+#define LEN		%rcx
+#define LEN32		%ecx
+#define ROUNDS		%r8d
+/* the counter of the next block to produce */
+#define CTR		%r9d
+
+.text
+
+/*
+ * Two interleaved quarter rounds on vertical registers; \t0 and \t1 are
+ * scratch.  Used for both the column and the diagonal rounds.
+ */
+.macro	qr2	a0, b0, c0, d0, a1, b1, c1, d1, t0, t1
+	paddd		\b0, \a0
+	paddd		\b1, \a1
+	pxor		\a0, \d0
+	pxor		\a1, \d1
+	pshufb		.Lrot16(%rip), \d0
+	pshufb		.Lrot16(%rip), \d1
+
+	paddd		\d0, \c0
+	paddd		\d1, \c1
+	pxor		\c0, \b0
+	pxor		\c1, \b1
+	movdqa		\b0, \t0
+	movdqa		\b1, \t1
+	pslld		$12, \t0
+	pslld		$12, \t1
+	psrld		$20, \b0
+	psrld		$20, \b1
+	por		\t0, \b0
+	por		\t1, \b1
+
+	paddd		\b0, \a0
+	paddd		\b1, \a1
+	pxor		\a0, \d0
+	pxor		\a1, \d1
+	pshufb		.Lrot8(%rip), \d0
+	pshufb		.Lrot8(%rip), \d1
+
+	paddd		\d0, \c0
+	paddd		\d1, \c1
+	pxor		\c0, \b0
+	pxor		\c1, \b1
+	movdqa		\b0, \t0
+	movdqa		\b1, \t1
+	pslld		$7, \t0
+	pslld		$7, \t1
+	psrld		$25, \b0
+	psrld		$25, \b1
+	por		\t0, \b0
+	por		\t1, \b1
+.endm
+
+/*
+ * 4x4 dword transpose: on entry r0..r3 hold word w..w+3 of four blocks; on
+ * exit row w/4 of block 0 is in \r3, block 1 in \t, block 2 in \r1, block 3
+ * in \r0, and \r2 is free.
+ */
+.macro	transpose4	r0, r1, r2, r3, t
+	movdqa		\r0, \t
+	punpckldq	\r1, \t
+	punpckhdq	\r1, \r0
+	movdqa		\r2, \r1
+	punpckldq	\r3, \r1
+	punpckhdq	\r3, \r2
+	movdqa		\t, \r3
+	punpcklqdq	\r1, \r3
+	punpckhqdq	\r1, \t
+	movdqa		\r0, \r1
+	punpcklqdq	\r2, \r1
+	punpckhqdq	\r2, \r0
+.endm
+
+/* XOR one 16-byte keystream row into dst at \off, through scratch \t. */
+.macro	xor16	ks, off, t
+	movdqu		\off(SRC), \t
+	pxor		\ks, \t
+	movdqu		\t, \off(DST)
+.endm
+
+/*
+ * Put the four rows of group \g (one per block) out: XORed into dst, or
+ * (\buf = 1) into the keystream buffer at the same offsets.
+ */
+.macro	out4	buf, g, k0, k1, k2, k3, t
+.if \buf
+	movdqa		\k0, (0 * 64 + 16 * \g)(%rsp)
+	movdqa		\k1, (1 * 64 + 16 * \g)(%rsp)
+	movdqa		\k2, (2 * 64 + 16 * \g)(%rsp)
+	movdqa		\k3, (3 * 64 + 16 * \g)(%rsp)
+.else
+	xor16		\k0, (0 * 64 + 16 * \g), \t
+	xor16		\k1, (1 * 64 + 16 * \g), \t
+	xor16		\k2, (2 * 64 + 16 * \g), \t
+	xor16		\k3, (3 * 64 + 16 * \g), \t
+.endif
+.endm
+
+/*
+ * The end of a vertical pass: the feed-forward, then each row group
+ * transposed and put out.  Words 0..7 and 12..15 are in xmm0-7 and
+ * xmm12-15, words 8 and 9 in xmm8-9, words 10 and 11 in their slots.
+ */
+.macro	v4_finish	buf
+	/* words 10 and 11 first: a partial pass overwrites S */
+	movdqa		K(10), %xmm10
+	movdqa		K(11), %xmm11
+	paddd		S(10), %xmm10
+	paddd		S(11), %xmm11
+	movdqa		%xmm10, K(10)
+	movdqa		%xmm11, K(11)
+	paddd		S(0), %xmm0
+	paddd		S(1), %xmm1
+	paddd		S(2), %xmm2
+	paddd		S(3), %xmm3
+	paddd		S(4), %xmm4
+	paddd		S(5), %xmm5
+	paddd		S(6), %xmm6
+	paddd		S(7), %xmm7
+	paddd		S(8), %xmm8
+	paddd		S(9), %xmm9
+	paddd		S(12), %xmm12
+	paddd		S(13), %xmm13
+	paddd		S(14), %xmm14
+	paddd		S(15), %xmm15
+
+	transpose4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm10
+	out4		\buf, 0, %xmm3, %xmm10, %xmm1, %xmm0, %xmm11
+	transpose4	%xmm4, %xmm5, %xmm6, %xmm7, %xmm2
+	out4		\buf, 1, %xmm7, %xmm2, %xmm5, %xmm4, %xmm11
+	movdqa		K(10), %xmm10
+	movdqa		K(11), %xmm11
+	transpose4	%xmm8, %xmm9, %xmm10, %xmm11, %xmm0
+	out4		\buf, 2, %xmm11, %xmm0, %xmm9, %xmm8, %xmm1
+	transpose4	%xmm12, %xmm13, %xmm14, %xmm15, %xmm2
+	out4		\buf, 3, %xmm15, %xmm2, %xmm13, %xmm12, %xmm1
+.endm
+
+/* One horizontal quarter round on rows a, b, c, d; \t is scratch. */
+.macro	hqr	a, b, c, d, t
+	paddd		\b, \a
+	pxor		\a, \d
+	pshufb		.Lrot16(%rip), \d
+	paddd		\d, \c
+	pxor		\c, \b
+	movdqa		\b, \t
+	pslld		$12, \t
+	psrld		$20, \b
+	por		\t, \b
+	paddd		\b, \a
+	pxor		\a, \d
+	pshufb		.Lrot8(%rip), \d
+	paddd		\d, \c
+	pxor		\c, \b
+	movdqa		\b, \t
+	pslld		$7, \t
+	psrld		$25, \b
+	por		\t, \b
+.endm
+
+/* Rotate rows b, c, d so that the diagonals line up as columns, and back. */
+.macro	hdiag	b, c, d
+	pshufd		$0x39, \b, \b
+	pshufd		$0x4e, \c, \c
+	pshufd		$0x93, \d, \d
+.endm
+
+.macro	hundiag	b, c, d
+	pshufd		$0x93, \b, \b
+	pshufd		$0x4e, \c, \c
+	pshufd		$0x39, \d, \d
+.endm
+
+/* One horizontal double round on one block in \a..\d. */
+.macro	hdround	a, b, c, d, t
+	hqr		\a, \b, \c, \d, \t
+	hdiag		\b, \c, \d
+	hqr		\a, \b, \c, \d, \t
+	hundiag		\b, \c, \d
+.endm
+
+/*
+ * void kchacha_ssse3_xor(const u32 *state, u8 *dst, const u8 *src,
+ *			  unsigned int len, int nrounds)
+ */
+SYM_FUNC_START(kchacha_ssse3_xor)
+	test		LEN32, LEN32
+	jz		.Lret
+	push		%rbp
+	mov		%rsp, %rbp
+	sub		$FRAME, %rsp
+	and		$~15, %rsp
+	mov		LEN32, LEN32
+	mov		48(STATE), CTR
+
+	cmp		$128, LEN
+	jbe		.Lhoriz
+
+	/* S: each state word in all four lanes, the counters 0..3 apart */
+	movdqu		0x00(STATE), %xmm0
+	movdqu		0x10(STATE), %xmm1
+	movdqu		0x20(STATE), %xmm2
+	movdqu		0x30(STATE), %xmm3
+	pshufd		$0x00, %xmm0, %xmm4
+	pshufd		$0x55, %xmm0, %xmm5
+	pshufd		$0xaa, %xmm0, %xmm6
+	pshufd		$0xff, %xmm0, %xmm7
+	movdqa		%xmm4, S(0)
+	movdqa		%xmm5, S(1)
+	movdqa		%xmm6, S(2)
+	movdqa		%xmm7, S(3)
+	pshufd		$0x00, %xmm1, %xmm4
+	pshufd		$0x55, %xmm1, %xmm5
+	pshufd		$0xaa, %xmm1, %xmm6
+	pshufd		$0xff, %xmm1, %xmm7
+	movdqa		%xmm4, S(4)
+	movdqa		%xmm5, S(5)
+	movdqa		%xmm6, S(6)
+	movdqa		%xmm7, S(7)
+	pshufd		$0x00, %xmm2, %xmm4
+	pshufd		$0x55, %xmm2, %xmm5
+	pshufd		$0xaa, %xmm2, %xmm6
+	pshufd		$0xff, %xmm2, %xmm7
+	movdqa		%xmm4, S(8)
+	movdqa		%xmm5, S(9)
+	movdqa		%xmm6, S(10)
+	movdqa		%xmm7, S(11)
+	pshufd		$0x00, %xmm3, %xmm4
+	pshufd		$0x55, %xmm3, %xmm5
+	pshufd		$0xaa, %xmm3, %xmm6
+	pshufd		$0xff, %xmm3, %xmm7
+	paddd		.Llanes(%rip), %xmm4
+	movdqa		%xmm4, S(12)
+	movdqa		%xmm5, S(13)
+	movdqa		%xmm6, S(14)
+	movdqa		%xmm7, S(15)
+
+.Lv4_pass:
+	movdqa		S(0), %xmm0
+	movdqa		S(1), %xmm1
+	movdqa		S(2), %xmm2
+	movdqa		S(3), %xmm3
+	movdqa		S(4), %xmm4
+	movdqa		S(5), %xmm5
+	movdqa		S(6), %xmm6
+	movdqa		S(7), %xmm7
+	movdqa		S(8), %xmm8
+	movdqa		S(9), %xmm9
+	movdqa		S(10), %xmm10
+	movdqa		S(11), %xmm11
+	movdqa		%xmm10, K(10)
+	movdqa		%xmm11, K(11)
+	movdqa		S(12), %xmm12
+	movdqa		S(13), %xmm13
+	movdqa		S(14), %xmm14
+	movdqa		S(15), %xmm15
+	mov		ROUNDS, %eax
+
+.Lv4_dround:
+	/* columns 0 and 1 with words 8, 9; then 2 and 3 with 10, 11 */
+	qr2		%xmm0, %xmm4, %xmm8, %xmm12, %xmm1, %xmm5, %xmm9, %xmm13, \
+			%xmm10, %xmm11
+	movdqa		%xmm8, K(8)
+	movdqa		%xmm9, K(9)
+	movdqa		K(10), %xmm8
+	movdqa		K(11), %xmm9
+	qr2		%xmm2, %xmm6, %xmm8, %xmm14, %xmm3, %xmm7, %xmm9, %xmm15, \
+			%xmm10, %xmm11
+	/* diagonals through words 10, 11; then through 8, 9 */
+	qr2		%xmm0, %xmm5, %xmm8, %xmm15, %xmm1, %xmm6, %xmm9, %xmm12, \
+			%xmm10, %xmm11
+	movdqa		%xmm8, K(10)
+	movdqa		%xmm9, K(11)
+	movdqa		K(8), %xmm8
+	movdqa		K(9), %xmm9
+	qr2		%xmm2, %xmm7, %xmm8, %xmm13, %xmm3, %xmm4, %xmm9, %xmm14, \
+			%xmm10, %xmm11
+	sub		$2, %eax
+	jnz		.Lv4_dround
+
+	cmp		$256, LEN
+	jb		.Lv4_partial
+
+	v4_finish	0
+	add		$4, CTR
+	movdqa		S(12), %xmm0
+	paddd		.Lfour(%rip), %xmm0
+	movdqa		%xmm0, S(12)
+	add		$256, SRC
+	add		$256, DST
+	sub		$256, LEN
+	jz		.Ldone
+	cmp		$128, LEN
+	ja		.Lv4_pass
+	jmp		.Lhoriz
+
+.Lv4_partial:
+	v4_finish	1
+	jmp		.Ltail
+
+	/* one or two blocks left: rows from the state, the counter from CTR */
+.Lhoriz:
+	movdqu		0x00(STATE), %xmm10
+	movdqu		0x10(STATE), %xmm11
+	movdqu		0x20(STATE), %xmm12
+	movdqu		0x30(STATE), %xmm13
+	movd		CTR, %xmm0
+	pshufd		$0x00, %xmm13, %xmm1
+	/* lane 0 of row 3 becomes CTR, the others stay */
+	psubd		%xmm1, %xmm0
+	pslldq		$12, %xmm0
+	psrldq		$12, %xmm0
+	paddd		%xmm0, %xmm13
+	cmp		$64, LEN
+	jbe		.Lh1
+
+	/* two blocks: rows in xmm0-3 and xmm4-7, row 3 of the second in xmm14 */
+	movdqa		%xmm13, %xmm14
+	paddd		.Lone(%rip), %xmm14
+	movdqa		%xmm10, %xmm0
+	movdqa		%xmm11, %xmm1
+	movdqa		%xmm12, %xmm2
+	movdqa		%xmm13, %xmm3
+	movdqa		%xmm10, %xmm4
+	movdqa		%xmm11, %xmm5
+	movdqa		%xmm12, %xmm6
+	movdqa		%xmm14, %xmm7
+	mov		ROUNDS, %eax
+.Lh2_dround:
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8
+	hqr		%xmm4, %xmm5, %xmm6, %xmm7, %xmm9
+	hdiag		%xmm1, %xmm2, %xmm3
+	hdiag		%xmm5, %xmm6, %xmm7
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8
+	hqr		%xmm4, %xmm5, %xmm6, %xmm7, %xmm9
+	hundiag		%xmm1, %xmm2, %xmm3
+	hundiag		%xmm5, %xmm6, %xmm7
+	sub		$2, %eax
+	jnz		.Lh2_dround
+
+	paddd		%xmm10, %xmm0
+	paddd		%xmm11, %xmm1
+	paddd		%xmm12, %xmm2
+	paddd		%xmm13, %xmm3
+	paddd		%xmm10, %xmm4
+	paddd		%xmm11, %xmm5
+	paddd		%xmm12, %xmm6
+	paddd		%xmm14, %xmm7
+	/* the first block is whole: more than 64 bytes are left */
+	xor16		%xmm0, 0x00, %xmm8
+	xor16		%xmm1, 0x10, %xmm8
+	xor16		%xmm2, 0x20, %xmm8
+	xor16		%xmm3, 0x30, %xmm8
+	add		$64, SRC
+	add		$64, DST
+	sub		$64, LEN
+	movdqa		%xmm4, %xmm0
+	movdqa		%xmm5, %xmm1
+	movdqa		%xmm6, %xmm2
+	movdqa		%xmm7, %xmm3
+	jmp		.Lh_out
+
+	/* one block */
+.Lh1:
+	movdqa		%xmm10, %xmm0
+	movdqa		%xmm11, %xmm1
+	movdqa		%xmm12, %xmm2
+	movdqa		%xmm13, %xmm3
+	mov		ROUNDS, %eax
+.Lh1_dround:
+	hdround		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8
+	sub		$2, %eax
+	jnz		.Lh1_dround
+	paddd		%xmm10, %xmm0
+	paddd		%xmm11, %xmm1
+	paddd		%xmm12, %xmm2
+	paddd		%xmm13, %xmm3
+
+	/* the last block, its keystream in xmm0-3 and 1..64 bytes left */
+.Lh_out:
+	cmp		$64, LEN
+	jb		.Lh_partial
+	xor16		%xmm0, 0x00, %xmm8
+	xor16		%xmm1, 0x10, %xmm8
+	xor16		%xmm2, 0x20, %xmm8
+	xor16		%xmm3, 0x30, %xmm8
+	jmp		.Ldone
+.Lh_partial:
+	movdqa		%xmm0, 0x00(%rsp)
+	movdqa		%xmm1, 0x10(%rsp)
+	movdqa		%xmm2, 0x20(%rsp)
+	movdqa		%xmm3, 0x30(%rsp)
+
+	/* XOR the LEN bytes left with the keystream buffer at the frame base */
+.Ltail:
+	mov		%rsp, %r10
+.Ltail16:
+	cmp		$16, LEN
+	jb		.Ltail8
+	movdqu		(SRC), %xmm0
+	pxor		(%r10), %xmm0
+	movdqu		%xmm0, (DST)
+	add		$16, SRC
+	add		$16, DST
+	add		$16, %r10
+	sub		$16, LEN
+	jmp		.Ltail16
+.Ltail8:
+	cmp		$8, LEN
+	jb		.Ltail1
+	mov		(SRC), %rax
+	xor		(%r10), %rax
+	mov		%rax, (DST)
+	add		$8, SRC
+	add		$8, DST
+	add		$8, %r10
+	sub		$8, LEN
+.Ltail1:
+	test		LEN, LEN
+	jz		.Ldone
+	movzbl		(SRC), %eax
+	xorb		(%r10), %al
+	movb		%al, (DST)
+	inc		SRC
+	inc		DST
+	inc		%r10
+	dec		LEN
+	jmp		.Ltail1
+
+	/* wipe the frame: broadcast key words, keystream */
+.Ldone:
+	pxor		%xmm0, %xmm0
+	mov		%rsp, %r10
+	mov		$(FRAME / 16), %eax
+.Lwipe:
+	movdqa		%xmm0, (%r10)
+	add		$16, %r10
+	dec		%eax
+	jnz		.Lwipe
+	leave
+.Lret:
+	RET
+SYM_FUNC_END(kchacha_ssse3_xor)
+
+/*
+ * void kchacha_ssse3_hchacha(const u32 *state, u32 *out, int nrounds)
+ *
+ * HChaCha: the permutation of one block without the feed-forward; words
+ * 0..3 and 12..15 out.
+ */
+SYM_FUNC_START(kchacha_ssse3_hchacha)
+	movdqu		0x00(%rdi), %xmm0
+	movdqu		0x10(%rdi), %xmm1
+	movdqu		0x20(%rdi), %xmm2
+	movdqu		0x30(%rdi), %xmm3
+.Lhc_dround:
+	hdround		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4
+	sub		$2, %edx
+	jnz		.Lhc_dround
+	movdqu		%xmm0, 0x00(%rsi)
+	movdqu		%xmm3, 0x10(%rsi)
+	RET
+SYM_FUNC_END(kchacha_ssse3_hchacha)
