@@ -1,0 +1,169 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The guest side of `make check`: PID 1 of the test VM.  The host passes
+# the expected implementations as kc.expect=impl:prio,... on the kernel
+# command line, lowest level first.  Ends with "KCTEST: N passed, M failed".
+
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+# AF_ALG keeps a socket's scatterlists within optmem_max: room for 1 MiB
+echo 4194304 > /proc/sys/net/core/optmem_max
+echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "PASS $*"; }
+no() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { if "$@" >/dev/null 2>&1; then ok "$*"; else no "$*"; fi; }
+# Run a test program and count its PASS/FAIL lines.
+run() {
+	"$@" > /tmp/out 2>&1
+	rc=$?
+	cat /tmp/out
+	p=$(grep -c '^PASS' /tmp/out)
+	f=$(grep -c '^FAIL' /tmp/out)
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then no "$* exited $rc"; fi
+}
+klog_clear() { dmesg -c >> /tmp/klog; }
+kc_loaded() { grep -q -- '-kchacha-' /proc/crypto; }
+
+expect=$(sed -n 's/.* kc\.expect=\([^ ]*\).*/\1/p' /proc/cmdline)
+impls=$(echo "$expect" | tr ',' '\n' | cut -d: -f1)
+top=$(echo "$impls" | tail -n 1)
+echo "kctest: $(uname -r), expecting $expect"
+
+for m in $(cat /modules/order); do
+	insmod /modules/$m.ko || no "insmod in-tree $m"
+done
+
+# 1. load, /proc/crypto, differential and bad-input tests of every driver
+check insmod /kchacha.ko
+run kctest proc "$expect"
+for impl in $impls; do
+	for alg in chacha20 xchacha20 xchacha12; do
+		run kctest diff $alg-kchacha-$impl $alg-generic
+		run kctest bad $alg-kchacha-$impl $alg-generic
+	done
+done
+[ -x /extra-tests.sh ] && . /extra-tests.sh
+
+# 2. kcapi-enc against `openssl enc -chacha20` computed on the host
+iv=$(cat /data/iv.hex)
+for impl in $impls; do
+	rm -f /tmp/ct
+	kcapi-enc -c chacha20-kchacha-$impl --iv "$iv" --keyfd 3 \
+		-i /data/plain -o /tmp/ct 3< /data/key > /tmp/kcapi.log 2>&1
+	if cmp -s /tmp/ct /data/ct.openssl; then
+		ok "kcapi-enc chacha20-kchacha-$impl equals openssl enc -chacha20"
+	else
+		cat /tmp/kcapi.log; ls -l /tmp/ct /data/ct.openssl
+		cmp /tmp/ct /data/ct.openssl
+		no "kcapi-enc chacha20-kchacha-$impl differs from openssl enc -chacha20"
+	fi
+done
+
+# 3. tcrypt's chacha20 speed test picks the highest-priority driver
+klog_clear
+insmod /modules/tcrypt.ko mode=214 2>/dev/null
+if dmesg | grep -q "testing speed of .*chacha20 (chacha20-kchacha-$top) encryption" &&
+   ! dmesg | grep -qi "fail"; then
+	ok "tcrypt mode=214 ran on chacha20-kchacha-$top ($(dmesg | grep -c 'operation in') sizes)"
+else
+	dmesg | tail -n 20
+	no "tcrypt mode=214 on chacha20-kchacha-$top"
+fi
+
+# 4. rmmod refused while a socket is bound, allowed after it closes
+kctest hold chacha20-kchacha-$top 60 > /tmp/hold &
+holder=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do grep -q bound /tmp/hold && break; sleep 1; done
+if rmmod kchacha 2>/dev/null; then no "rmmod refused while bound"; else ok "rmmod refused while bound"; fi
+kill $holder
+wait $holder 2>/dev/null
+check rmmod kchacha
+if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
+
+# 5. max_isa caps the set; an unknown value fails the load
+set -- $(echo "$expect" | tr ',' ' ')
+prefix=
+for e in "$@"; do
+	prefix=${prefix:+$prefix,}$e
+	impl=${e%%:*}
+	if insmod /kchacha.ko max_isa=$impl; then
+		run kctest proc "$prefix"
+		rmmod kchacha
+	else
+		no "insmod max_isa=$impl"
+	fi
+done
+klog_clear
+if insmod /kchacha.ko max_isa=bogus 2>/dev/null; then
+	no "max_isa=bogus refused"
+	rmmod kchacha
+elif dmesg | grep -q "max_isa=bogus is not"; then
+	ok "max_isa=bogus refused: $(dmesg | grep 'max_isa=bogus' | head -n 1)"
+else
+	no "max_isa=bogus refused with a message"
+fi
+kc_loaded && no "nothing registered after a refused load"
+
+# 6. a failing self-test: that implementation alone is missing; generic
+#    failing fails the load
+if [ "$top" != generic ]; then
+	klog_clear
+	if insmod /kchacha.ko selftest_fail=$top; then
+		below=$(echo "$expect" | tr ',' '\n' | grep -v "^$top:" | paste -sd, -)
+		run kctest proc "$below"
+		dmesg | grep -q "kchacha: $top: self-test failed" &&
+			ok "dmesg names the failed implementation" ||
+			no "dmesg names the failed implementation"
+		rmmod kchacha
+	else
+		no "insmod selftest_fail=$top"
+	fi
+fi
+if insmod /kchacha.ko selftest_fail=generic 2>/dev/null; then
+	no "generic self-test failure fails the load"
+	rmmod kchacha
+else
+	kc_loaded && no "nothing left after failed load" ||
+		ok "generic self-test failure fails the load, nothing left"
+fi
+
+# 7. a failing registration unwinds everything registered before it
+n=$(($(echo "$impls" | wc -l) * $(cat /data/drivers-per-impl)))
+for i in $(seq 1 "$n"); do
+	if insmod /kchacha.ko fail_register=$i 2>/dev/null; then
+		no "fail_register=$i fails the load"
+		rmmod kchacha
+	elif kc_loaded; then
+		no "fail_register=$i: drivers left registered"
+	else
+		ok "fail_register=$i: load failed, nothing left registered"
+	fi
+done
+
+# 8. load/unload cycles
+cycles=0
+for i in $(seq 1 20); do
+	insmod /kchacha.ko && rmmod kchacha && cycles=$((cycles + 1))
+done
+[ $cycles = 20 ] && ok "20 load/unload cycles" || no "20 load/unload cycles ($cycles)"
+
+# 9. a clean log
+klog_clear
+if grep -E "BUG|WARNING|Oops|Call Trace|UBSAN|KASAN|sleeping function" /tmp/klog; then
+	no "kernel log free of BUG, WARNING, Oops, Call Trace"
+else
+	ok "kernel log free of BUG, WARNING, Oops, Call Trace"
+fi
+
+echo "KCTEST: $pass passed, $fail failed"
+poweroff -f
