@@ -14,27 +14,32 @@
 
 #include "kchacha.h"
 
-#define QR(a, b, c, d) do {				\
-	a += b; d = rol32(d ^ a, 16);			\
-	c += d; b = rol32(b ^ c, 12);			\
-	a += b; d = rol32(d ^ a, 8);			\
-	c += d; b = rol32(b ^ c, 7);			\
-} while (0)
+static __always_inline void kchacha_qr(u32 *x, int a, int b, int c, int d)
+{
+	x[a] += x[b];
+	x[d] = rol32(x[d] ^ x[a], 16);
+	x[c] += x[d];
+	x[b] = rol32(x[b] ^ x[c], 12);
+	x[a] += x[b];
+	x[d] = rol32(x[d] ^ x[a], 8);
+	x[c] += x[d];
+	x[b] = rol32(x[b] ^ x[c], 7);
+}
 
 static void kchacha_permute(u32 *x, int nrounds)
 {
 	int i;
 
 	for (i = 0; i < nrounds; i += 2) {
-		QR(x[0], x[4], x[8], x[12]);
-		QR(x[1], x[5], x[9], x[13]);
-		QR(x[2], x[6], x[10], x[14]);
-		QR(x[3], x[7], x[11], x[15]);
+		kchacha_qr(x, 0, 4, 8, 12);
+		kchacha_qr(x, 1, 5, 9, 13);
+		kchacha_qr(x, 2, 6, 10, 14);
+		kchacha_qr(x, 3, 7, 11, 15);
 
-		QR(x[0], x[5], x[10], x[15]);
-		QR(x[1], x[6], x[11], x[12]);
-		QR(x[2], x[7], x[8], x[13]);
-		QR(x[3], x[4], x[9], x[14]);
+		kchacha_qr(x, 0, 5, 10, 15);
+		kchacha_qr(x, 1, 6, 11, 12);
+		kchacha_qr(x, 2, 7, 8, 13);
+		kchacha_qr(x, 3, 4, 9, 14);
 	}
 }
 

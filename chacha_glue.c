@@ -198,7 +198,9 @@ static int kchacha_register_impl(const struct kchacha_impl *impl)
 /* The index of the highest implementation max_isa allows, or -EINVAL. */
 static int kchacha_max_index(void)
 {
+	char names[64];
 	unsigned int i;
+	int len = 0;
 
 	if (!max_isa || !*max_isa)
 		return kchacha_nimpls - 1;
@@ -206,11 +208,11 @@ static int kchacha_max_index(void)
 		if (sysfs_streq(max_isa, kchacha_impls[i].name))
 			return i;
 
-	pr_err("kchacha: max_isa=%s is not an implementation of this build; one of:",
-	       max_isa);
 	for (i = 0; i < kchacha_nimpls; i++)
-		pr_cont(" %s", kchacha_impls[i].name);
-	pr_cont("\n");
+		len += scnprintf(names + len, sizeof(names) - len, " %s",
+				 kchacha_impls[i].name);
+	pr_err("kchacha: max_isa=%s is not an implementation of this build; one of:%s\n",
+	       max_isa, names);
 	return -EINVAL;
 }
 

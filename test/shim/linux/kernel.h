@@ -19,6 +19,10 @@
 #define EXPORT_SYMBOL_GPL(s)
 #define __init
 #define __exit
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
+#define scnprintf(buf, size, ...)	snprintf(buf, size, __VA_ARGS__)
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #endif
