@@ -45,6 +45,13 @@ static bool kchacha_ssse3_ok(void)
 {
 	return boot_cpu_has(X86_FEATURE_SSSE3);
 }
+
+static bool kchacha_avx2_ok(void)
+{
+	return boot_cpu_has(X86_FEATURE_AVX) &&
+	       boot_cpu_has(X86_FEATURE_AVX2) &&
+	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
+}
 #endif
 
 const struct kchacha_impl kchacha_impls[] = {
@@ -59,6 +66,17 @@ const struct kchacha_impl kchacha_impls[] = {
 		.cpu_ok = kchacha_ssse3_ok,
 		.xor = kchacha_ssse3_xor,
 		.hchacha = kchacha_ssse3_hchacha,
+		.simd = true,
+	},
+	{
+		.name = "avx2",
+		.priority = 320,
+		.walksize = 8 * KCHACHA_BLOCK_SIZE,
+		.simd_min = 0,
+		.batch = 8,
+		.cpu_ok = kchacha_avx2_ok,
+		.xor = kchacha_avx2_xor,
+		.hchacha = kchacha_avx2_hchacha,
 		.simd = true,
 	},
 #endif

@@ -79,6 +79,7 @@ void kchacha_ssse3_xor(const u32 *state, u8 *dst, const u8 *src,
 void kchacha_ssse3_hchacha(const u32 *state, u32 *out, int nrounds);
 void kchacha_avx2_xor(const u32 *state, u8 *dst, const u8 *src,
 		      unsigned int len, int nrounds);
+void kchacha_avx2_hchacha(const u32 *state, u32 *out, int nrounds);
 void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
 			unsigned int len, int nrounds);
 void kchacha_neon_xor(const u32 *state, u8 *dst, const u8 *src,

@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kchacha: ChaCha keystream XOR and HChaCha for x86_64 with AVX2.
+ *
+ * kchacha_avx2_xor() follows kchacha_xor_fn (kchacha.h): any length, any
+ * alignment, dst == src allowed, the state left alone, the block counter
+ * wrapping modulo 2^32 in word 12 only.
+ *
+ * Three forms share one stack frame:
+ *
+ *  - eight blocks "vertically": ymm register i holds word i of eight
+ *    consecutive blocks.  Sixteen state words and two rotate temporaries
+ *    need eighteen registers, so row three (words 8..11) lives half in
+ *    registers and half in four stack slots, swapped twice per double round
+ *    where the stored value has long been final, off the critical path.
+ *    The output is a 4x4 dword transpose per row group inside each 128-bit
+ *    lane, then lane halves of two row groups joined into 32-byte pieces;
+ *  - four blocks as two interleaved "horizontal" chains: one state row of
+ *    two blocks per register (one block per 128-bit lane), diagonals lined
+ *    up by dword shuffles, for the last three or four blocks;
+ *  - two blocks as one horizontal chain, for the last one or two blocks
+ *    (on these cores a single block in an xmm costs the same latency).
+ *
+ * A pass that ends inside its blocks writes its keystream to the stack
+ * (over the broadcast state, which it no longer needs) and XORs only the
+ * bytes asked for from there: nothing past src + len is read, nothing past
+ * dst + len written.  The frame is wiped before returning.
+ *
+ * Rotations by 16 and 8 are byte shuffles (vpshufb); by 12 and 7 a shift
+ * pair and an or.
+ */
+
+#include <linux/linkage.h>
+
+.section	.rodata.cst32.kchacha_avx2_rot16, "aM", @progbits, 32
+.align 32
+.Lrot16:	.byte	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
+		.byte	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
+
+.section	.rodata.cst32.kchacha_avx2_rot8, "aM", @progbits, 32
+.align 32
+.Lrot8:		.byte	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+		.byte	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+
+.section	.rodata.cst32.kchacha_avx2_lanes, "aM", @progbits, 32
+.align 32
+.Llanes:	.long	0, 1, 2, 3, 4, 5, 6, 7
+
+.section	.rodata.cst32.kchacha_avx2_eight, "aM", @progbits, 32
+.align 32
+.Leight:	.long	8, 8, 8, 8, 8, 8, 8, 8
+
+/* counter steps of the horizontal forms: +1 in the high lane, +2 in both */
+.section	.rodata.cst32.kchacha_avx2_hstep1, "aM", @progbits, 32
+.align 32
+.Lhstep1:	.long	0, 0, 0, 0, 1, 0, 0, 0
+
+.section	.rodata.cst32.kchacha_avx2_hstep2, "aM", @progbits, 32
+.align 32
+.Lhstep2:	.long	2, 0, 0, 0, 2, 0, 0, 0
+
+/*
+ * Stack frame, 32-byte aligned: S, the sixteen state words broadcast to
+ * eight lanes (word 12 holds the eight counters of the pass), reused as the
+ * keystream buffer of a partial pass; then the four slots of row three.
+ */
+#define S(i)		(32 * (i))(%rsp)
+#define K(i)		(512 + 32 * ((i) - 8))(%rsp)
+#define FRAME		640
+
+/* arguments */
+#define STATE		%rdi
+#define DST		%rsi
+#define SRC		%rdx
+#define LEN		%rcx
+#define LEN32		%ecx
+#define ROUNDS		%r8d
+/* the counter of the next block to produce */
+#define CTR		%r9d
+
+.text
+
+/*
+ * Two interleaved quarter rounds on vertical registers; \t0 and \t1 are
+ * scratch.  Used for both the column and the diagonal rounds.
+ */
+.macro	qr2	a0, b0, c0, d0, a1, b1, c1, d1, t0, t1
+	vpaddd		\b0, \a0, \a0
+	vpaddd		\b1, \a1, \a1
+	vpxor		\a0, \d0, \d0
+	vpxor		\a1, \d1, \d1
+	vpshufb		.Lrot16(%rip), \d0, \d0
+	vpshufb		.Lrot16(%rip), \d1, \d1
+
+	vpaddd		\d0, \c0, \c0
+	vpaddd		\d1, \c1, \c1
+	vpxor		\c0, \b0, \b0
+	vpxor		\c1, \b1, \b1
+	vpslld		$12, \b0, \t0
+	vpslld		$12, \b1, \t1
+	vpsrld		$20, \b0, \b0
+	vpsrld		$20, \b1, \b1
+	vpor		\t0, \b0, \b0
+	vpor		\t1, \b1, \b1
+
+	vpaddd		\b0, \a0, \a0
+	vpaddd		\b1, \a1, \a1
+	vpxor		\a0, \d0, \d0
+	vpxor		\a1, \d1, \d1
+	vpshufb		.Lrot8(%rip), \d0, \d0
+	vpshufb		.Lrot8(%rip), \d1, \d1
+
+	vpaddd		\d0, \c0, \c0
+	vpaddd		\d1, \c1, \c1
+	vpxor		\c0, \b0, \b0
+	vpxor		\c1, \b1, \b1
+	vpslld		$7, \b0, \t0
+	vpslld		$7, \b1, \t1
+	vpsrld		$25, \b0, \b0
+	vpsrld		$25, \b1, \b1
+	vpor		\t0, \b0, \b0
+	vpor		\t1, \b1, \b1
+.endm
+
+/*
+ * 4x4 dword transpose inside each 128-bit lane: on entry r0..r3 hold words
+ * w..w+3 of the blocks; on exit row w/4 of block 0 (low lane; block 4 in
+ * the high lane) is in \r2, block 1 in \t, block 2 in \r0, block 3 in \r1,
+ * and \r3 is free.
+ */
+.macro	transpose4	r0, r1, r2, r3, t
+	vpunpckldq	\r1, \r0, \t
+	vpunpckhdq	\r1, \r0, \r1
+	vpunpckldq	\r3, \r2, \r0
+	vpunpckhdq	\r3, \r2, \r3
+	vpunpcklqdq	\r0, \t, \r2
+	vpunpckhqdq	\r0, \t, \t
+	vpunpcklqdq	\r3, \r1, \r0
+	vpunpckhqdq	\r3, \r1, \r1
+.endm
+
+/*
+ * 32 bytes of keystream in \ks out at offset \off: XORed into dst (\ks is
+ * clobbered), or (\buf = 1) into the keystream buffer at the same offset.
+ */
+.macro	out32	buf, ks, off
+.if \buf
+	vmovdqa		\ks, \off(%rsp)
+.else
+	vpxor		\off(SRC), \ks, \ks
+	vmovdqu		\ks, \off(DST)
+.endif
+.endm
+
+/*
+ * Join the lane halves of rows \lo (low 16 bytes) and \hi of blocks k and
+ * k + 4 and put them out at \off within each block.
+ */
+.macro	join2	buf, k, off, lo, hi, t0, t1
+	vperm2i128	$0x20, \hi, \lo, \t0
+	vperm2i128	$0x31, \hi, \lo, \t1
+	out32		\buf, \t0, (64 * \k + \off)
+	out32		\buf, \t1, (64 * (\k + 4) + \off)
+.endm
+
+/*
+ * The end of a vertical pass: the feed-forward, then each pair of row
+ * groups transposed, joined and put out.  Words 0..7 and 12..15 are in
+ * ymm0-7 and ymm12-15, words 8 and 9 in ymm8-9, words 10 and 11 in their
+ * slots.
+ */
+.macro	v8_finish	buf
+	/* words 10 and 11 first: a partial pass overwrites S */
+	vmovdqa		K(10), %ymm10
+	vmovdqa		K(11), %ymm11
+	vpaddd		S(10), %ymm10, %ymm10
+	vpaddd		S(11), %ymm11, %ymm11
+	vmovdqa		%ymm10, K(10)
+	vmovdqa		%ymm11, K(11)
+	vpaddd		S(0), %ymm0, %ymm0
+	vpaddd		S(1), %ymm1, %ymm1
+	vpaddd		S(2), %ymm2, %ymm2
+	vpaddd		S(3), %ymm3, %ymm3
+	vpaddd		S(4), %ymm4, %ymm4
+	vpaddd		S(5), %ymm5, %ymm5
+	vpaddd		S(6), %ymm6, %ymm6
+	vpaddd		S(7), %ymm7, %ymm7
+	vpaddd		S(8), %ymm8, %ymm8
+	vpaddd		S(9), %ymm9, %ymm9
+	vpaddd		S(12), %ymm12, %ymm12
+	vpaddd		S(13), %ymm13, %ymm13
+	vpaddd		S(14), %ymm14, %ymm14
+	vpaddd		S(15), %ymm15, %ymm15
+
+	/* rows 0 and 1: the first 32 bytes of each block */
+	transpose4	%ymm0, %ymm1, %ymm2, %ymm3, %ymm10
+	transpose4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm3
+	join2		\buf, 0, 0, %ymm2, %ymm6, %ymm7, %ymm11
+	join2		\buf, 1, 0, %ymm10, %ymm3, %ymm7, %ymm11
+	join2		\buf, 2, 0, %ymm0, %ymm4, %ymm7, %ymm11
+	join2		\buf, 3, 0, %ymm1, %ymm5, %ymm7, %ymm11
+
+	/* rows 2 and 3: the last 32 bytes */
+	vmovdqa		K(10), %ymm10
+	vmovdqa		K(11), %ymm11
+	transpose4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm0
+	transpose4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm1
+	join2		\buf, 0, 32, %ymm10, %ymm14, %ymm2, %ymm3
+	join2		\buf, 1, 32, %ymm0, %ymm1, %ymm2, %ymm3
+	join2		\buf, 2, 32, %ymm8, %ymm12, %ymm2, %ymm3
+	join2		\buf, 3, 32, %ymm9, %ymm13, %ymm2, %ymm3
+.endm
+
+/*
+ * One horizontal quarter round on rows a, b, c, d; \t is scratch, \r16 the
+ * 16-bit rotation shuffle.
+ */
+.macro	hqr	a, b, c, d, t, r16
+	vpaddd		\b, \a, \a
+	vpxor		\a, \d, \d
+	vpshufb		\r16, \d, \d
+	vpaddd		\d, \c, \c
+	vpxor		\c, \b, \b
+	vpslld		$12, \b, \t
+	vpsrld		$20, \b, \b
+	vpor		\t, \b, \b
+	vpaddd		\b, \a, \a
+	vpxor		\a, \d, \d
+	vpshufb		.Lrot8(%rip), \d, \d
+	vpaddd		\d, \c, \c
+	vpxor		\c, \b, \b
+	vpslld		$7, \b, \t
+	vpsrld		$25, \b, \b
+	vpor		\t, \b, \b
+.endm
+
+/* Rotate rows b, c, d so that the diagonals line up as columns, and back. */
+.macro	hdiag	b, c, d
+	vpshufd		$0x39, \b, \b
+	vpshufd		$0x4e, \c, \c
+	vpshufd		$0x93, \d, \d
+.endm
+
+.macro	hundiag	b, c, d
+	vpshufd		$0x93, \b, \b
+	vpshufd		$0x4e, \c, \c
+	vpshufd		$0x39, \d, \d
+.endm
+
+/*
+ * The keystream of horizontal rows \r0..\r3 (two blocks, one per lane) out
+ * at block offset \blk: XORed into dst or into the buffer.
+ */
+.macro	hout	buf, blk, r0, r1, r2, r3, t0, t1
+	vperm2i128	$0x20, \r1, \r0, \t0
+	vperm2i128	$0x20, \r3, \r2, \t1
+	out32		\buf, \t0, (64 * \blk)
+	out32		\buf, \t1, (64 * \blk + 32)
+	vperm2i128	$0x31, \r1, \r0, \t0
+	vperm2i128	$0x31, \r3, \r2, \t1
+	out32		\buf, \t0, (64 * \blk + 64)
+	out32		\buf, \t1, (64 * \blk + 96)
+.endm
+
+/*
+ * void kchacha_avx2_xor(const u32 *state, u8 *dst, const u8 *src,
+ *			 unsigned int len, int nrounds)
+ */
+SYM_FUNC_START(kchacha_avx2_xor)
+	test		LEN32, LEN32
+	jz		.Lret
+	push		%rbp
+	mov		%rsp, %rbp
+	sub		$FRAME, %rsp
+	and		$~31, %rsp
+	mov		LEN32, LEN32
+	mov		48(STATE), CTR
+
+	cmp		$256, LEN
+	jbe		.Lhoriz
+
+	/* S: each state word in all eight lanes, the counters 0..7 apart */
+	vpbroadcastd	0x00(STATE), %ymm0
+	vpbroadcastd	0x04(STATE), %ymm1
+	vpbroadcastd	0x08(STATE), %ymm2
+	vpbroadcastd	0x0c(STATE), %ymm3
+	vpbroadcastd	0x10(STATE), %ymm4
+	vpbroadcastd	0x14(STATE), %ymm5
+	vpbroadcastd	0x18(STATE), %ymm6
+	vpbroadcastd	0x1c(STATE), %ymm7
+	vpbroadcastd	0x20(STATE), %ymm8
+	vpbroadcastd	0x24(STATE), %ymm9
+	vpbroadcastd	0x28(STATE), %ymm10
+	vpbroadcastd	0x2c(STATE), %ymm11
+	vpbroadcastd	0x30(STATE), %ymm12
+	vpbroadcastd	0x34(STATE), %ymm13
+	vpbroadcastd	0x38(STATE), %ymm14
+	vpbroadcastd	0x3c(STATE), %ymm15
+	vpaddd		.Llanes(%rip), %ymm12, %ymm12
+	vmovdqa		%ymm0, S(0)
+	vmovdqa		%ymm1, S(1)
+	vmovdqa		%ymm2, S(2)
+	vmovdqa		%ymm3, S(3)
+	vmovdqa		%ymm4, S(4)
+	vmovdqa		%ymm5, S(5)
+	vmovdqa		%ymm6, S(6)
+	vmovdqa		%ymm7, S(7)
+	vmovdqa		%ymm8, S(8)
+	vmovdqa		%ymm9, S(9)
+	vmovdqa		%ymm10, S(10)
+	vmovdqa		%ymm11, S(11)
+	vmovdqa		%ymm12, S(12)
+	vmovdqa		%ymm13, S(13)
+	vmovdqa		%ymm14, S(14)
+	vmovdqa		%ymm15, S(15)
+	jmp		.Lv8_rounds
+
+.Lv8_pass:
+	vmovdqa		S(0), %ymm0
+	vmovdqa		S(1), %ymm1
+	vmovdqa		S(2), %ymm2
+	vmovdqa		S(3), %ymm3
+	vmovdqa		S(4), %ymm4
+	vmovdqa		S(5), %ymm5
+	vmovdqa		S(6), %ymm6
+	vmovdqa		S(7), %ymm7
+	vmovdqa		S(8), %ymm8
+	vmovdqa		S(9), %ymm9
+	vmovdqa		S(10), %ymm10
+	vmovdqa		S(11), %ymm11
+	vmovdqa		S(12), %ymm12
+	vmovdqa		S(13), %ymm13
+	vmovdqa		S(14), %ymm14
+	vmovdqa		S(15), %ymm15
+.Lv8_rounds:
+	vmovdqa		%ymm10, K(10)
+	vmovdqa		%ymm11, K(11)
+	mov		ROUNDS, %eax
+
+.Lv8_dround:
+	/* columns 0 and 1 with words 8, 9; then 2 and 3 with 10, 11 */
+	qr2		%ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13, \
+			%ymm10, %ymm11
+	vmovdqa		%ymm8, K(8)
+	vmovdqa		%ymm9, K(9)
+	vmovdqa		K(10), %ymm8
+	vmovdqa		K(11), %ymm9
+	qr2		%ymm2, %ymm6, %ymm8, %ymm14, %ymm3, %ymm7, %ymm9, %ymm15, \
+			%ymm10, %ymm11
+	/* diagonals through words 10, 11; then through 8, 9 */
+	qr2		%ymm0, %ymm5, %ymm8, %ymm15, %ymm1, %ymm6, %ymm9, %ymm12, \
+			%ymm10, %ymm11
+	vmovdqa		%ymm8, K(10)
+	vmovdqa		%ymm9, K(11)
+	vmovdqa		K(8), %ymm8
+	vmovdqa		K(9), %ymm9
+	qr2		%ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14, \
+			%ymm10, %ymm11
+	sub		$2, %eax
+	jnz		.Lv8_dround
+
+	cmp		$512, LEN
+	jb		.Lv8_partial
+
+	v8_finish	0
+	add		$8, CTR
+	vmovdqa		S(12), %ymm0
+	vpaddd		.Leight(%rip), %ymm0, %ymm0
+	vmovdqa		%ymm0, S(12)
+	add		$512, SRC
+	add		$512, DST
+	sub		$512, LEN
+	jz		.Ldone
+	cmp		$256, LEN
+	ja		.Lv8_pass
+	jmp		.Lhoriz
+
+.Lv8_partial:
+	v8_finish	1
+	jmp		.Ltail
+
+	/*
+	 * Four or fewer blocks left: rows 0..2 of both lanes in ymm10-12,
+	 * row 3 with the counters CTR and CTR + 1 in ymm13.
+	 */
+.Lhoriz:
+	vbroadcasti128	0x00(STATE), %ymm10
+	vbroadcasti128	0x10(STATE), %ymm11
+	vbroadcasti128	0x20(STATE), %ymm12
+	vmovdqu		0x30(STATE), %xmm13
+	vpinsrd		$0, CTR, %xmm13, %xmm13
+	vinserti128	$1, %xmm13, %ymm13, %ymm13
+	vpaddd		.Lhstep1(%rip), %ymm13, %ymm13
+	vmovdqa		.Lrot16(%rip), %ymm15
+	vmovdqa		%ymm10, %ymm0
+	vmovdqa		%ymm11, %ymm1
+	vmovdqa		%ymm12, %ymm2
+	vmovdqa		%ymm13, %ymm3
+	mov		ROUNDS, %eax
+	cmp		$128, LEN
+	jbe		.Lh2_dround
+
+	/* four blocks: the second chain in ymm4-7, its row 3 in ymm14 */
+	vpaddd		.Lhstep2(%rip), %ymm13, %ymm14
+	vmovdqa		%ymm10, %ymm4
+	vmovdqa		%ymm11, %ymm5
+	vmovdqa		%ymm12, %ymm6
+	vmovdqa		%ymm14, %ymm7
+.Lh4_dround:
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7, %ymm9, %ymm15
+	hdiag		%ymm1, %ymm2, %ymm3
+	hdiag		%ymm5, %ymm6, %ymm7
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7, %ymm9, %ymm15
+	hundiag		%ymm1, %ymm2, %ymm3
+	hundiag		%ymm5, %ymm6, %ymm7
+	sub		$2, %eax
+	jnz		.Lh4_dround
+
+	vpaddd		%ymm10, %ymm0, %ymm0
+	vpaddd		%ymm11, %ymm1, %ymm1
+	vpaddd		%ymm12, %ymm2, %ymm2
+	vpaddd		%ymm13, %ymm3, %ymm3
+	vpaddd		%ymm10, %ymm4, %ymm4
+	vpaddd		%ymm11, %ymm5, %ymm5
+	vpaddd		%ymm12, %ymm6, %ymm6
+	vpaddd		%ymm14, %ymm7, %ymm7
+	cmp		$256, LEN
+	jb		.Lh4_partial
+	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
+	hout		0, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+	jmp		.Ldone
+.Lh4_partial:
+	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
+	hout		1, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+	jmp		.Ltail
+
+	/* two blocks */
+.Lh2_dround:
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
+	hdiag		%ymm1, %ymm2, %ymm3
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
+	hundiag		%ymm1, %ymm2, %ymm3
+	sub		$2, %eax
+	jnz		.Lh2_dround
+
+	vpaddd		%ymm10, %ymm0, %ymm0
+	vpaddd		%ymm11, %ymm1, %ymm1
+	vpaddd		%ymm12, %ymm2, %ymm2
+	vpaddd		%ymm13, %ymm3, %ymm3
+	cmp		$128, LEN
+	jb		.Lh2_partial
+	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
+	jmp		.Ldone
+.Lh2_partial:
+	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
+
+	/* XOR the LEN bytes left with the keystream buffer at the frame base */
+.Ltail:
+	mov		%rsp, %r10
+.Ltail32:
+	cmp		$32, LEN
+	jb		.Ltail16
+	vmovdqu		(SRC), %ymm0
+	vpxor		(%r10), %ymm0, %ymm0
+	vmovdqu		%ymm0, (DST)
+	add		$32, SRC
+	add		$32, DST
+	add		$32, %r10
+	sub		$32, LEN
+	jmp		.Ltail32
+.Ltail16:
+	cmp		$16, LEN
+	jb		.Ltail8
+	vmovdqu		(SRC), %xmm0
+	vpxor		(%r10), %xmm0, %xmm0
+	vmovdqu		%xmm0, (DST)
+	add		$16, SRC
+	add		$16, DST
+	add		$16, %r10
+	sub		$16, LEN
+.Ltail8:
+	cmp		$8, LEN
+	jb		.Ltail1
+	mov		(SRC), %rax
+	xor		(%r10), %rax
+	mov		%rax, (DST)
+	add		$8, SRC
+	add		$8, DST
+	add		$8, %r10
+	sub		$8, LEN
+.Ltail1:
+	test		LEN, LEN
+	jz		.Ldone
+	movzbl		(SRC), %eax
+	xorb		(%r10), %al
+	movb		%al, (DST)
+	inc		SRC
+	inc		DST
+	inc		%r10
+	dec		LEN
+	jmp		.Ltail1
+
+	/* wipe the frame: broadcast key words, keystream */
+.Ldone:
+	vpxor		%xmm0, %xmm0, %xmm0
+	mov		%rsp, %r10
+	mov		$(FRAME / 32), %eax
+.Lwipe:
+	vmovdqa		%ymm0, (%r10)
+	add		$32, %r10
+	dec		%eax
+	jnz		.Lwipe
+	vzeroupper
+	leave
+.Lret:
+	RET
+SYM_FUNC_END(kchacha_avx2_xor)
+
+/*
+ * void kchacha_avx2_hchacha(const u32 *state, u32 *out, int nrounds)
+ *
+ * HChaCha: the permutation of one block without the feed-forward; words
+ * 0..3 and 12..15 out.  The horizontal form in xmm registers, VEX-encoded
+ * so that it mixes with the AVX2 code without transition costs.
+ */
+SYM_FUNC_START(kchacha_avx2_hchacha)
+	vmovdqu		0x00(%rdi), %xmm0
+	vmovdqu		0x10(%rdi), %xmm1
+	vmovdqu		0x20(%rdi), %xmm2
+	vmovdqu		0x30(%rdi), %xmm3
+	vmovdqa		.Lrot16(%rip), %xmm5
+.Lhc_dround:
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	hdiag		%xmm1, %xmm2, %xmm3
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	hundiag		%xmm1, %xmm2, %xmm3
+	sub		$2, %edx
+	jnz		.Lhc_dround
+	vmovdqu		%xmm0, 0x00(%rsi)
+	vmovdqu		%xmm3, 0x10(%rsi)
+	RET
+SYM_FUNC_END(kchacha_avx2_hchacha)
