@@ -14,7 +14,7 @@
 #if defined(CONFIG_X86)
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
-#elif defined(CONFIG_ARM64)
+#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
 #include <asm/cpufeature.h>
 #include <asm/neon.h>
 #endif
@@ -24,7 +24,7 @@
 #if defined(CONFIG_X86)
 #define kchacha_simd_begin()	kernel_fpu_begin()
 #define kchacha_simd_end()	kernel_fpu_end()
-#elif defined(CONFIG_ARM64)
+#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
 #define kchacha_simd_begin()	kernel_neon_begin()
 #define kchacha_simd_end()	kernel_neon_end()
 #else
@@ -54,6 +54,13 @@ static bool kchacha_avx2_ok(void)
 }
 #endif
 
+#if defined(CONFIG_ARM64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
+static bool kchacha_neon_ok(void)
+{
+	return cpu_have_named_feature(ASIMD);
+}
+#endif
+
 const struct kchacha_impl kchacha_impls[] = {
 	GENERIC_IMPL,
 #ifdef CONFIG_X86_64
@@ -77,6 +84,20 @@ const struct kchacha_impl kchacha_impls[] = {
 		.cpu_ok = kchacha_avx2_ok,
 		.xor = kchacha_avx2_xor,
 		.hchacha = kchacha_avx2_hchacha,
+		.simd = true,
+	},
+#endif
+#if defined(CONFIG_ARM64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
+	{
+		/* four NEON blocks and one scalar block per pass */
+		.name = "neon",
+		.priority = 310,
+		.walksize = 5 * KCHACHA_BLOCK_SIZE,
+		.simd_min = KCHACHA_BLOCK_SIZE + 1,
+		.batch = 5,
+		.cpu_ok = kchacha_neon_ok,
+		.xor = kchacha_neon_xor,
+		.hchacha = kchacha_neon_hchacha,
 		.simd = true,
 	},
 #endif
