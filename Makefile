@@ -32,10 +32,13 @@ clean:
 check:
 	test/check
 
+demo:
+	KC_MODE=demo test/vm/run max
+
 unit:
 	$(MAKE) -f test/unit/Makefile BUILD=$(BUILD)
 
-.PHONY: all modules kdir-check install clean check unit
+.PHONY: all modules kdir-check install clean check demo unit
 
 bench:
 	BUILD=$(BUILD) test/bench/run $(BENCH_ARGS)

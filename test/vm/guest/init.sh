@@ -43,6 +43,11 @@ for m in $(cat /modules/order); do
 	insmod /modules/$m.ko || no "insmod in-tree $m"
 done
 
+if grep -q ' kc.mode=demo' /proc/cmdline; then
+	. /demo.sh
+	poweroff -f
+fi
+
 # 1. load, /proc/crypto, differential and bad-input tests of every driver
 check insmod /kchacha.ko
 run kctest proc "$expect"

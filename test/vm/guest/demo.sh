@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `make demo`: sourced by init.sh in place of the tests when the kernel
+# command line says kc.mode=demo.
+
+echo "KCDEMO BEGIN"
+echo "### insmod kchacha.ko"
+insmod /kchacha.ko
+dmesg | grep kchacha
+echo
+echo "### /proc/crypto: the kchacha drivers"
+awk '/^name/ { n = $3 } /^driver/ { d = $3 } /^priority/ { p = $3 }
+     /^selftest/ && d ~ /kchacha/ {
+	printf "%-11s %-28s priority %-4s selftest %s\n", n, d, p, $3 }' /proc/crypto
+top=$(awk '/^driver/ && $3 ~ /^chacha20-kchacha-/ { print $3 }' /proc/crypto | head -n 1)
+echo
+echo "### RFC 8439 2.4.2 through AF_ALG: kcapi-enc -c chacha20 ($top)"
+printf "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it." > /tmp/msg
+i=0
+while [ $i -lt 32 ]; do printf "\\$(printf %o $i)"; i=$((i + 1)); done > /tmp/key
+kcapi-enc -q -c chacha20 --iv 01000000000000000000004a00000000 --keyfd 3 \
+	-i /tmp/msg -o /tmp/ct 3< /tmp/key
+hexdump -C /tmp/ct
+echo "(RFC 8439 2.4.2 expects 6e 2e 35 9a 25 68 f9 80 ... 87 4d)"
+rng=$(awk '/^driver/ && $3 ~ /^chacha20rng-kchacha-/ { print $3 }' /proc/crypto | tail -n 1)
+if [ -n "$rng" ]; then
+	echo
+	echo "### 32 bytes from the rng: kcapi-rng -n $rng -b 32"
+	kcapi-rng -n "$rng" -b 32 | hexdump -C
+fi
+echo
+echo "### tcrypt mode=214: chacha20 speed test (TCG timings mean nothing)"
+dmesg -c > /dev/null
+insmod /modules/tcrypt.ko mode=214 2>/dev/null
+dmesg | sed "s/^\[[^]]*\] //;s/^tcrypt: *//" | grep -v "^$"
+echo "KCDEMO END"
