@@ -52,6 +52,16 @@ static bool kchacha_avx2_ok(void)
 	       boot_cpu_has(X86_FEATURE_AVX2) &&
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
+
+/* The AVX-512 core hands its tail to the AVX2 one. */
+static bool kchacha_avx512_ok(void)
+{
+	return kchacha_avx2_ok() &&
+	       boot_cpu_has(X86_FEATURE_AVX512F) &&
+	       boot_cpu_has(X86_FEATURE_AVX512VL) &&
+	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+				 XFEATURE_MASK_AVX512, NULL);
+}
 #endif
 
 #if defined(CONFIG_ARM64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
@@ -83,6 +93,17 @@ const struct kchacha_impl kchacha_impls[] = {
 		.batch = 8,
 		.cpu_ok = kchacha_avx2_ok,
 		.xor = kchacha_avx2_xor,
+		.hchacha = kchacha_avx2_hchacha,
+		.simd = true,
+	},
+	{
+		.name = "avx512",
+		.priority = 330,
+		.walksize = 16 * KCHACHA_BLOCK_SIZE,
+		.simd_min = 0,
+		.batch = 16,
+		.cpu_ok = kchacha_avx512_ok,
+		.xor = kchacha_avx512_xor,
 		.hchacha = kchacha_avx2_hchacha,
 		.simd = true,
 	},
