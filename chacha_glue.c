@@ -278,3 +278,7 @@ MODULE_LICENSE("GPL");
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
 MODULE_ALIAS_CRYPTO("xchacha12");
+/* Every driver name of every implementation: modprobe matches patterns. */
+MODULE_ALIAS_CRYPTO("chacha20-kchacha-*");
+MODULE_ALIAS_CRYPTO("xchacha20-kchacha-*");
+MODULE_ALIAS_CRYPTO("xchacha12-kchacha-*");

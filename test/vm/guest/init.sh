@@ -39,14 +39,36 @@ impls=$(echo "$expect" | tr ',' '\n' | cut -d: -f1)
 top=$(echo "$impls" | tail -n 1)
 echo "kctest: $(uname -r), expecting $expect"
 
-for m in $(cat /modules/order); do
-	insmod /modules/$m.ko || no "insmod in-tree $m"
-done
+load_intree() {
+	for m in $(cat /modules/order); do
+		modprobe $m || no "modprobe in-tree $m"
+	done
+}
 
 if grep -q ' kc.mode=demo' /proc/cmdline; then
+	load_intree
 	. /demo.sh
 	poweroff -f
 fi
+
+# 0. autoload: kchacha sits in /lib/modules/$(uname -r)/updates, depmod'ed;
+#    binding an AF_ALG socket to a driver or an algorithm name loads it
+echo /bin/modprobe > /proc/sys/kernel/modprobe
+if kctest hold chacha20-kchacha-$top 0 >/dev/null && lsmod | grep -q '^kchacha '; then
+	ok "AF_ALG bind to chacha20-kchacha-$top loaded kchacha (no insmod)"
+else
+	no "AF_ALG bind to chacha20-kchacha-$top loads kchacha"
+fi
+rmmod kchacha 2>/dev/null
+if kctest hold xchacha12 0 >/dev/null && lsmod | grep -q '^kchacha '; then
+	ok "AF_ALG bind to xchacha12 loaded kchacha (no insmod)"
+else
+	no "AF_ALG bind to xchacha12 loads kchacha"
+fi
+rmmod kchacha 2>/dev/null
+
+load_intree
+
 
 # 1. load, /proc/crypto, differential and bad-input tests of every driver
 check insmod /kchacha.ko
