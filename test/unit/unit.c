@@ -4,12 +4,16 @@
  * supports: the module's own self-test, then each implementation and the
  * dispatcher against an independent reference (ref.h) over every length
  * 0..4096, random lengths up to 1 MiB, every src/dst misalignment 0..63,
- * in place and out of place, counters crossing 2^32, 20 and 12 rounds,
- * HChaCha and XChaCha.
+ * in place and out of place, counters crossing 2^32, 20, 12 and 8 rounds,
+ * buffers against guard pages, HChaCha and XChaCha.
  */
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "test/shim/linux/types.h"
 #include "test/shim/crypto/internal/simd.h"
@@ -91,6 +95,81 @@ static bool one_case(const struct kchacha_impl *impl, size_t len, int rounds,
 	return ok && !memcmp(dst, ref_buf, len) && dst[len] == 0xa5;
 }
 
+/*
+ * Source and destination against inaccessible pages, so that a read before
+ * src or past src + len, or a write outside dst..dst + len, faults: each
+ * buffer ends at a guard page, then starts right after one.
+ */
+static sigjmp_buf guard_jmp;
+/* static, so that they keep their values across the siglongjmp() */
+static size_t guard_len;
+static bool guard_ok;
+
+static void guard_fault(int sig)
+{
+	siglongjmp(guard_jmp, sig);
+}
+
+static u8 *guard_area(size_t size, size_t page)
+{
+	u8 *p = mmap(NULL, size + 2 * page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	mprotect(p, page, PROT_NONE);
+	mprotect(p + page + size, page, PROT_NONE);
+	return p + page;
+}
+
+static void test_guards(const struct kchacha_impl *impl)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t max = 64 * impl->batch * 2 + 64, size = (max + page) & ~(page - 1);
+	u8 *s = guard_area(size, page), *d = guard_area(size, page);
+	struct sigaction sa = { .sa_handler = guard_fault }, old_segv, old_bus;
+	u8 key[32], iv[16];
+
+	if (!s || !d) {
+		check(false, impl->name, "guard pages: mmap", 0);
+		return;
+	}
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	guard_ok = true;
+	guard_len = 0;
+	if (sigsetjmp(guard_jmp, 1)) {
+		guard_ok = false;
+	} else {
+		for (; guard_len <= max; guard_len++) {
+			size_t len = guard_len;
+			u8 *src = s + size - len, *dst = d + size - len;
+
+			fill(src, len);
+			ref_chacha(key, iv, 20, ref_buf, src, len);
+			impl_xor(impl, key, iv, 20, dst, src, len);
+			guard_ok &= !memcmp(dst, ref_buf, len);
+			impl_xor(impl, key, iv, 20, src, src, len);
+			guard_ok &= !memcmp(src, ref_buf, len);
+			src = s;
+			dst = d;
+			fill(src, len);
+			ref_chacha(key, iv, 20, ref_buf, src, len);
+			impl_xor(impl, key, iv, 20, dst, src, len);
+			guard_ok &= !memcmp(dst, ref_buf, len);
+		}
+	}
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	check(guard_ok, impl->name,
+	      "no access outside src..src+len and dst..dst+len (guard pages)",
+	      guard_len);
+	munmap(s - page, size + 2 * page);
+	munmap(d - page, size + 2 * page);
+}
+
 static void test_impl(const struct kchacha_impl *impl)
 {
 	static const int rounds[] = { 20, 12 };
@@ -99,6 +178,8 @@ static void test_impl(const struct kchacha_impl *impl)
 	size_t len;
 	bool ok;
 
+	/* first: an access out of bounds elsewhere could corrupt the heap */
+	test_guards(impl);
 	check(kchacha_selftest(impl) == 0, impl->name, "module self-test", 0);
 
 	for (int r = 0; r < 2; r++) {
@@ -118,6 +199,13 @@ static void test_impl(const struct kchacha_impl *impl)
 			      impl->name, "random length up to 1 MiB", len);
 		}
 	}
+
+	/* 8 rounds (ChaCha8), which only the xor functions take */
+	ok = true;
+	for (len = 0; len <= 64 * impl->batch * 3 + 1; len++)
+		ok &= one_case(impl, len, 8, 0xffffffff - len % 40, len % 64,
+			       (len * 5) % 64);
+	check(ok, impl->name, "every length to three batches, 8 rounds", len);
 
 	ok = true;
 	for (unsigned int s = 0; s < 64; s++)
