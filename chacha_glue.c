@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kchacha: ChaCha20, XChaCha20 and XChaCha12 skciphers, one driver of each
- * per implementation the CPU supports.
+ * kchacha: ChaCha20, XChaCha20 and XChaCha12 skciphers and a ChaCha20
+ * stdrng (rng.c), one driver of each per implementation the CPU supports.
  *
  * Every driver is built at load from kchacha_impls[] (chacha_core.c) and
  * kchacha_variants[] below; an implementation is registered only after its
- * self-test passes.
+ * self-tests pass.
  */
+#include <crypto/internal/rng.h>
 #include <crypto/internal/skcipher.h>
+#include <linux/kmod.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -47,7 +49,17 @@ struct kchacha_drv {
 	const struct kchacha_impl *impl;
 	struct kchacha_alg skc[KCHACHA_NVARIANTS];
 	unsigned int nskc;	/* how many of skc[] are registered */
+	struct rng_alg *rng;	/* registered when set */
 };
+
+/*
+ * stdrng priorities.  The kernel's DRBGs register at 200 and up (2200 and
+ * up in FIPS mode), ansi_cprng at 100: by default the rngs rank between
+ * them, so crypto_get_default_rng() still picks a DRBG; with rng_prefer
+ * they rank above the DRBGs, but still below them in FIPS mode.
+ */
+#define KCHACHA_RNG_PRIORITY		150
+#define KCHACHA_RNG_PRIORITY_PREFER	300
 
 struct kchacha_ctx {
 	u32 key[8];
@@ -67,6 +79,11 @@ static unsigned int fail_register;
 module_param(fail_register, uint, 0444);
 MODULE_PARM_DESC(fail_register,
 		 "For testing the load path: make the Nth driver registration fail with -ENOMEM (default 0: never)");
+
+static bool rng_prefer;
+module_param(rng_prefer, bool, 0444);
+MODULE_PARM_DESC(rng_prefer,
+		 "Rank the chacha20rng-kchacha-* stdrng drivers above the kernel's DRBGs, making the best of them what crypto_get_default_rng() returns (default: no, they rank below)");
 
 static struct kchacha_drv *kchacha_drvs;
 static unsigned int kchacha_ndrvs;
@@ -151,16 +168,31 @@ static void kchacha_fill_skcipher(struct kchacha_alg *ka,
 	alg->exit = kchacha_exit_tfm;
 }
 
-static int kchacha_register(struct skcipher_alg *alg)
+/* fail_register: true for the Nth registration, of whatever type. */
+static bool kchacha_fail_register(const char *driver_name)
 {
 	static unsigned int calls;
 
 	if (fail_register && ++calls == fail_register) {
 		pr_err("kchacha: failing registration %u of %s as asked\n",
-		       calls, alg->base.cra_driver_name);
-		return -ENOMEM;
+		       calls, driver_name);
+		return true;
 	}
+	return false;
+}
+
+static int kchacha_register(struct skcipher_alg *alg)
+{
+	if (kchacha_fail_register(alg->base.cra_driver_name))
+		return -ENOMEM;
 	return crypto_register_skcipher(alg);
+}
+
+static int kchacha_register_rng(struct rng_alg *alg)
+{
+	if (kchacha_fail_register(alg->base.cra_driver_name))
+		return -ENOMEM;
+	return crypto_register_rng(alg);
 }
 
 static void kchacha_unregister_all(void)
@@ -168,6 +200,10 @@ static void kchacha_unregister_all(void)
 	while (kchacha_ndrvs--) {
 		struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs];
 
+		if (drv->rng) {
+			crypto_unregister_rng(drv->rng);
+			kchacha_rng_alg_destroy(drv->rng);
+		}
 		while (drv->nskc--)
 			crypto_unregister_skcipher(&drv->skc[drv->nskc].alg);
 	}
@@ -178,6 +214,7 @@ static void kchacha_unregister_all(void)
 static int kchacha_register_impl(const struct kchacha_impl *impl)
 {
 	struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs++];
+	struct rng_alg *rng;
 	int err;
 
 	drv->impl = impl;
@@ -192,6 +229,21 @@ static int kchacha_register_impl(const struct kchacha_impl *impl)
 			return err;
 		}
 	}
+
+	rng = kchacha_rng_alg_create(impl, (rng_prefer ?
+					    KCHACHA_RNG_PRIORITY_PREFER :
+					    KCHACHA_RNG_PRIORITY) +
+					   (impl - kchacha_impls));
+	if (!rng)
+		return -ENOMEM;
+	err = kchacha_register_rng(rng);
+	if (err) {
+		pr_err("kchacha: registering %s failed: %d\n",
+		       rng->base.cra_driver_name, err);
+		kchacha_rng_alg_destroy(rng);
+		return err;
+	}
+	drv->rng = rng;
 	return 0;
 }
 
@@ -220,6 +272,8 @@ static int kchacha_test_impl(const struct kchacha_impl *impl)
 {
 	int err = kchacha_selftest(impl);
 
+	if (!err)
+		err = kchacha_rng_selftest(impl);
 	if (!err && selftest_fail && sysfs_streq(selftest_fail, impl->name)) {
 		pr_err("kchacha: %s: self-test failed: forced by selftest_fail\n",
 		       impl->name);
@@ -235,6 +289,14 @@ static int __init kchacha_mod_init(void)
 
 	if (max < 0)
 		return max;
+
+	/*
+	 * The crypto API loads stdrng providers only when none is registered:
+	 * load the kernel's (the DRBGs) before ours would hide them, so that
+	 * crypto_get_default_rng() stays a DRBG where one is available.
+	 */
+	if (!rng_prefer)
+		request_module("crypto-stdrng");
 
 	kchacha_drvs = kcalloc(max + 1, sizeof(*kchacha_drvs), GFP_KERNEL);
 	if (!kchacha_drvs)
@@ -273,7 +335,7 @@ static void __exit kchacha_mod_exit(void)
 module_init(kchacha_mod_init);
 module_exit(kchacha_mod_exit);
 
-MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 with C, SSSE3, AVX2, AVX-512 and NEON implementations");
+MODULE_DESCRIPTION("ChaCha20, XChaCha20, XChaCha12 and a ChaCha20 stdrng with C, SSSE3, AVX2, AVX-512 and NEON implementations");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
@@ -282,3 +344,4 @@ MODULE_ALIAS_CRYPTO("xchacha12");
 MODULE_ALIAS_CRYPTO("chacha20-kchacha-*");
 MODULE_ALIAS_CRYPTO("xchacha20-kchacha-*");
 MODULE_ALIAS_CRYPTO("xchacha12-kchacha-*");
+MODULE_ALIAS_CRYPTO("chacha20rng-kchacha-*");

@@ -101,4 +101,20 @@ void kchacha_xchacha_init(const struct kchacha_impl *impl, u32 *state,
 /* selftest.c: the load-time self-test of one implementation */
 int kchacha_selftest(const struct kchacha_impl *impl);
 
+/* rng.c: the ChaCha20 fast-key-erasure stdrng of each implementation */
+struct rng_alg;
+struct kchacha_rng;
+struct rng_alg *kchacha_rng_alg_create(const struct kchacha_impl *impl,
+				       int priority);
+void kchacha_rng_alg_destroy(struct rng_alg *alg);
+int kchacha_rng_selftest(const struct kchacha_impl *impl);
+/* An instance outside the crypto API, for the self-test, tests, benchmarks */
+struct kchacha_rng *kchacha_rng_alloc(const struct kchacha_impl *impl,
+				      bool fixed);
+void kchacha_rng_free(struct kchacha_rng *rng);
+int kchacha_rng_generate(struct kchacha_rng *rng, const u8 *src,
+			 unsigned int slen, u8 *dst, unsigned int dlen);
+int kchacha_rng_seed(struct kchacha_rng *rng, const u8 *seed,
+		     unsigned int slen);
+
 #endif /* _KCHACHA_H */

@@ -7,4 +7,19 @@ static inline void memzero_explicit(void *p, size_t n)
 {
 	explicit_bzero(p, n);
 }
+
+static inline long strscpy(char *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size);
+
+	if (!size)
+		return -7;	/* -E2BIG */
+	if (n == size) {
+		memcpy(dst, src, size - 1);
+		dst[size - 1] = 0;
+		return -7;
+	}
+	memcpy(dst, src, n + 1);
+	return n;
+}
 #endif

@@ -7,7 +7,7 @@
 #define _SHIM_ASM_FPU_API_H
 #include <stdlib.h>
 #include <crypto/internal/simd.h>
-extern int kchacha_shim_in_simd;
+extern __thread int kchacha_shim_in_simd;
 static inline void kernel_fpu_begin(void)
 {
 	if (kchacha_shim_in_simd++)

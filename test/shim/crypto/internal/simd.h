@@ -8,6 +8,6 @@
 #define _SHIM_CRYPTO_INTERNAL_SIMD_H
 #include <linux/types.h>
 extern bool kchacha_shim_simd_usable;
-extern unsigned long kchacha_shim_simd_sections;
+extern __thread unsigned long kchacha_shim_simd_sections;
 #define crypto_simd_usable()	(kchacha_shim_simd_usable)
 #endif

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* User-space shim for <crypto/internal/rng.h>. */
+#ifndef _SHIM_CRYPTO_INTERNAL_RNG_H
+#define _SHIM_CRYPTO_INTERNAL_RNG_H
+#include <crypto/rng.h>
+
+static inline void *crypto_rng_ctx(struct crypto_rng *tfm)
+{
+	return crypto_tfm_ctx(&tfm->base);
+}
+#endif

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User-space shim: the state and functions behind the stand-ins rng.c uses
+ * (<linux/random.h>, <linux/percpu.h>, <linux/jiffies.h>, <crypto/rng.h>).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <crypto/rng.h>
+#include <linux/jiffies.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+
+unsigned long kchacha_shim_jiffies_offset;
+unsigned long kchacha_shim_random_calls;
+unsigned long kchacha_shim_dirty_frees;
+int kchacha_shim_force_cpu = -1;
+struct kchacha_shim_region kchacha_shim_percpu[KCHACHA_SHIM_MAX_PERCPU];
+static pthread_mutex_t kchacha_shim_percpu_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void get_random_bytes(void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	__atomic_fetch_add(&kchacha_shim_random_calls, 1, __ATOMIC_RELAXED);
+	while (len) {
+		ssize_t n = getrandom(p, len, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			abort();
+		}
+		p += n;
+		len -= n;
+	}
+}
+
+unsigned int kchacha_shim_nr_cpus(void)
+{
+	static unsigned int n;
+
+	if (!__atomic_load_n(&n, __ATOMIC_RELAXED)) {
+		long c = sysconf(_SC_NPROCESSORS_CONF);
+
+		__atomic_store_n(&n, c > 0 ? (unsigned int)c : 1,
+				 __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+unsigned int kchacha_shim_cpu(void)
+{
+	int cpu = kchacha_shim_force_cpu;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	return cpu < 0 ? 0 : (unsigned int)cpu % kchacha_shim_nr_cpus();
+}
+
+static bool kchacha_shim_all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+void *kchacha_shim_alloc_percpu(size_t size)
+{
+	size_t total = KCHACHA_SHIM_PCPU_STRIDE(size) * kchacha_shim_nr_cpus();
+	void *p = aligned_alloc(64, total);
+	unsigned int i;
+
+	if (!p)
+		return NULL;
+	memset(p, 0, total);
+	pthread_mutex_lock(&kchacha_shim_percpu_lock);
+	for (i = 0; i < KCHACHA_SHIM_MAX_PERCPU; i++) {
+		if (!kchacha_shim_percpu[i].p) {
+			kchacha_shim_percpu[i].p = p;
+			kchacha_shim_percpu[i].size = total;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&kchacha_shim_percpu_lock);
+	return p;
+}
+
+void kchacha_shim_free_percpu(void *p)
+{
+	unsigned int i;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&kchacha_shim_percpu_lock);
+	for (i = 0; i < KCHACHA_SHIM_MAX_PERCPU; i++) {
+		if (kchacha_shim_percpu[i].p == p) {
+			if (!kchacha_shim_all_zero(p, kchacha_shim_percpu[i].size))
+				kchacha_shim_dirty_frees++;
+			kchacha_shim_percpu[i].p = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&kchacha_shim_percpu_lock);
+	free(p);
+}
+
+struct crypto_rng *kchacha_shim_alloc_rng(struct rng_alg *alg)
+{
+	struct crypto_rng *tfm;
+
+	tfm = aligned_alloc(64, (sizeof(*tfm) + alg->base.cra_ctxsize + 63) &
+			    ~(size_t)63);
+	if (!tfm)
+		return NULL;
+	memset(tfm, 0, sizeof(*tfm) + alg->base.cra_ctxsize);
+	tfm->base.__crt_alg = &alg->base;
+	if (alg->base.cra_init && alg->base.cra_init(&tfm->base)) {
+		free(tfm);
+		return NULL;
+	}
+	return tfm;
+}
+
+void crypto_free_rng(struct crypto_rng *tfm)
+{
+	struct crypto_alg *alg;
+
+	if (!tfm)
+		return;
+	alg = tfm->base.__crt_alg;
+	if (alg->cra_exit)
+		alg->cra_exit(&tfm->base);
+	if (!kchacha_shim_all_zero(crypto_tfm_ctx(&tfm->base),
+				   alg->cra_ctxsize))
+		__atomic_fetch_add(&kchacha_shim_dirty_frees, 1,
+				   __ATOMIC_RELAXED);
+	free(tfm);
+}
+
+int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
+		     unsigned int slen)
+{
+	u8 *buf = NULL;
+	int err;
+
+	if (!seed && slen) {
+		buf = malloc(slen);
+		if (!buf)
+			return -ENOMEM;
+		get_random_bytes(buf, slen);
+		seed = buf;
+	}
+	err = crypto_rng_alg(tfm)->seed(tfm, seed, slen);
+	free(buf);
+	return err;
+}

@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User-space tests of rng.c, built through test/shim with every
+ * implementation the CPU supports:
+ *  - the module's rng self-test passes;
+ *  - deterministic instances reproduce, byte for byte, an independent model
+ *    of the construction written here on test/unit/ref.h (the self-test's
+ *    script, whose digest is the self-test's known answer, and a long
+ *    pseudo-random script of every path), on every implementation, with
+ *    SIMD usable and not: so all implementations give the same stream;
+ *  - after every request the instance's memory (context and per-CPU
+ *    sub-generators) holds no earlier key and no byte already returned;
+ *  - the crypto API callbacks: dlen 0, seeds of any length, seeds and
+ *    additional input change the output, automatic reseeds on time and on
+ *    output, every instance wiped when freed;
+ *  - four threads sharing one tfm never get the same 16 bytes;
+ *  - 64 MiB of output pass rngtest's FIPS 140-2 tests (failures within
+ *    what a true random source shows) and a byte chi-square test.
+ * Prints "rng: N passed, N failed"; exits non-zero on a failure.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <crypto/rng.h>
+#include <crypto/internal/simd.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+#include "kchacha.h"
+#include "test/unit/ref.h"
+
+/* rng.c's parameters, which the model follows. */
+#define BATCH		1024
+#define DIRECT		512
+#define KEY_BYTES	65536
+#define FIXED_RESEED	2048
+#define RESEED_BYTES	(1024 * 1024)
+#define RESEED_SECS	60
+
+#define DOM_SEED	0x64656573
+#define DOM_MIX		0x2078696d
+#define DOM_ADDTL	0x6c646461
+#define DOM_KAT		0x2074616b
+
+static unsigned int passed, failed;
+
+static void check(bool ok, const char *impl, const char *what)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("FAIL %s: %s\n", impl, what);
+}
+
+static uint64_t prng_state = 0x243f6a8885a308d3ULL;
+
+static uint32_t prng(void)
+{
+	prng_state ^= prng_state << 13;
+	prng_state ^= prng_state >> 7;
+	prng_state ^= prng_state << 17;
+	return prng_state >> 16;
+}
+
+/* ---- the model: rng.c's construction from its description ---- */
+
+struct model {
+	uint8_t key[32];	/* instance key */
+	uint8_t ckey[32];	/* CPU 0's sub-generator key */
+	unsigned long gen, cgen;
+	uint8_t buf[BATCH];
+	unsigned int pos;
+	unsigned long out;
+	unsigned int calls;
+	/* called with every key that stops being current */
+	void (*retire)(const uint8_t *key);
+};
+
+static const uint8_t zero_iv[16];
+
+static void model_retire(struct model *m, const uint8_t *key)
+{
+	if (m->retire)
+		m->retire(key);
+}
+
+static void model_absorb(uint8_t key[32], uint32_t domain,
+			 const uint8_t *data, size_t len)
+{
+	uint8_t block[16] = { 0 };
+
+	for (int i = 0; i < 4; i++) {
+		block[i] = domain >> (8 * i);
+		block[4 + i] = (uint32_t)len >> (8 * i);
+	}
+	ref_hchacha(key, block, 20, key);
+	while (len) {
+		size_t n = len < 16 ? len : 16;
+
+		memset(block, 0, 16);
+		memcpy(block, data, n);
+		ref_hchacha(key, block, 20, key);
+		data += n;
+		len -= n;
+	}
+}
+
+static void model_keystream(const uint8_t key[32], uint8_t *out, size_t len)
+{
+	memset(out, 0, len);
+	ref_chacha(key, zero_iv, 20, out, out, len);
+}
+
+static void model_reseed(struct model *m, const uint8_t *seed, size_t slen)
+{
+	uint8_t mk[32];
+
+	for (int i = 0; i < 32; i++)
+		mk[i] = m->calls * 0x3b + i;
+	m->calls++;
+	model_absorb(mk, DOM_SEED, seed, slen);
+	for (int i = 0; i < 32; i++)
+		mk[i] ^= m->key[i];
+	model_absorb(mk, DOM_MIX, NULL, 0);
+	model_retire(m, m->key);
+	memcpy(m->key, mk, 32);
+	m->gen++;
+}
+
+static void model_rekey(struct model *m)
+{
+	uint8_t block[64];
+
+	memset(m->buf, 0, BATCH);
+	m->pos = BATCH;
+	m->out = 0;
+	model_keystream(m->key, block, 64);
+	model_retire(m, m->key);
+	model_retire(m, m->ckey);
+	memcpy(m->key, block, 32);
+	memcpy(m->ckey, block + 32, 32);
+	m->cgen = m->gen;
+}
+
+static void model_refill(struct model *m)
+{
+	if (m->out >= FIXED_RESEED)
+		model_reseed(m, NULL, 0);
+	if (m->cgen != m->gen)
+		model_rekey(m);
+	model_keystream(m->ckey, m->buf, BATCH);
+	model_retire(m, m->ckey);
+	memcpy(m->ckey, m->buf, 32);
+	memset(m->buf, 0, 32);
+	m->pos = 32;
+	m->out += BATCH - 32;
+}
+
+static void model_take(struct model *m, uint8_t *dst, size_t len,
+		       size_t extra)
+{
+	if (m->cgen != m->gen)
+		model_rekey(m);
+	while (len) {
+		size_t n;
+
+		if (m->pos == BATCH)
+			model_refill(m);
+		n = BATCH - m->pos < len ? BATCH - m->pos : len;
+		memcpy(dst, m->buf + m->pos, n);
+		memset(m->buf + m->pos, 0, n);
+		m->pos += n;
+		dst += n;
+		len -= n;
+	}
+	m->out += extra;
+}
+
+static void model_generate(struct model *m, const uint8_t *src, size_t slen,
+			   uint8_t *dst, size_t dlen)
+{
+	uint8_t key[32];
+
+	if (!dlen)
+		return;
+	if (!slen && dlen < DIRECT) {
+		model_take(m, dst, dlen, 0);
+		return;
+	}
+	while (dlen) {
+		size_t n = dlen < KEY_BYTES ? dlen : KEY_BYTES;
+
+		model_take(m, key, 32, n);
+		if (slen)
+			model_absorb(key, DOM_ADDTL, src, slen);
+		model_keystream(key, dst, n);
+		dst += n;
+		dlen -= n;
+	}
+}
+
+static void model_init(struct model *m, void (*retire)(const uint8_t *key))
+{
+	memset(m, 0, sizeof(*m));
+	m->pos = BATCH;
+	m->retire = retire;
+	model_reseed(m, NULL, 0);
+}
+
+/* ---- scripts ---- */
+
+enum { GEN, ADDTL, SEED };
+
+struct step {
+	int op;
+	unsigned int len;
+};
+
+/* rng.c's self-test script, with its input pattern. */
+static const struct step kat_script[] = {
+	{ GEN, 1 }, { GEN, 3 }, { GEN, 16 }, { GEN, 32 },
+	{ GEN, 64 }, { GEN, 100 }, { GEN, 511 }, { GEN, 512 },
+	{ ADDTL, 40 }, { GEN, 1000 }, { GEN, 300 }, { GEN, 300 },
+	{ GEN, 300 }, { GEN, 300 }, { SEED, 0 }, { GEN, 48 },
+	{ SEED, 45 }, { GEN, 5000 }, { ADDTL, 600 }, { GEN, 17 },
+};
+
+#define KAT_ADDTL	23
+
+/* The digest in rng.c's kchacha_rng_kat_digest. */
+static const uint8_t kat_digest[32] =
+	"\xe5\x9b\x69\x42\xbf\xc9\xf7\xaf\x0b\x84\x6d\x8b\xff\xb5\x56\xff"
+	"\xad\x97\xa6\x11\x62\x1e\xeb\x74\x46\x31\xf7\x6b\xd6\xb5\xd5\xb2";
+
+static uint8_t pattern[1024];
+
+/* A long script of every path: small, large, additional input, seeds. */
+static struct step long_script[600];
+
+static void make_long_script(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(long_script); i++) {
+		uint32_t r = prng();
+		struct step *s = &long_script[i];
+
+		switch (r % 16) {
+		case 0:
+			s->op = SEED;
+			s->len = prng() % 300;
+			break;
+		case 1:
+		case 2:
+			s->op = ADDTL;
+			s->len = 1 + prng() % 3000;
+			break;
+		case 3:
+			s->op = GEN;
+			s->len = r % 64 < 16 ? 1 + prng() % (3 * KEY_BYTES) :
+				 1 + prng() % 300;
+			break;
+		case 4:
+		case 5:
+			s->op = GEN;
+			s->len = DIRECT + prng() % 5000;
+			break;
+		default:
+			s->op = GEN;
+			s->len = 1 + prng() % DIRECT;
+			break;
+		}
+	}
+	long_script[5] = (struct step){ GEN, 0 };
+	long_script[6] = (struct step){ ADDTL, 0 };
+}
+
+static size_t script_len(const struct step *s, size_t n)
+{
+	size_t len = 0;
+
+	while (n--)
+		if (s[n].op != SEED)
+			len += s[n].len;
+	return len;
+}
+
+/* ---- the memory scan ---- */
+
+/*
+ * Every 8-byte window of every byte string returned so far and of every key
+ * no longer current, in a hash set: the state must contain none of them.
+ * The bytes of the latest request and the keys retired during it are also
+ * checked in 4-byte windows, which catch shorter leftovers; over the whole
+ * history 4 bytes would match by chance.
+ */
+#define SET_BITS	23
+
+static uint64_t *seen;
+static uint64_t *state_win;
+static size_t nstate;
+static uint8_t recent_keys[64][32];
+static unsigned int nrecent;
+
+static size_t slot_of(uint64_t w)
+{
+	return (w * 0x9e3779b97f4a7c15ULL) >> (64 - SET_BITS);
+}
+
+static void seen_add(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i + 8 <= len; i++) {
+		uint64_t w;
+		size_t k;
+
+		memcpy(&w, p + i, 8);
+		if (!w)
+			continue;
+		for (k = slot_of(w); seen[k] && seen[k] != w;)
+			k = (k + 1) & ((1 << SET_BITS) - 1);
+		seen[k] = w;
+	}
+}
+
+static bool seen_has(uint64_t w)
+{
+	size_t k;
+
+	for (k = slot_of(w); seen[k]; k = (k + 1) & ((1 << SET_BITS) - 1))
+		if (seen[k] == w)
+			return true;
+	return false;
+}
+
+static void retire_key(const uint8_t *key)
+{
+	seen_add(key, 32);
+	if (nrecent < ARRAY_SIZE(recent_keys))
+		memcpy(recent_keys[nrecent++], key, 32);
+}
+
+static void add_state(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i + 8 <= len; i++)
+		memcpy(&state_win[nstate++], p + i, 8);
+}
+
+/* The instance and every live per-CPU region, as 8-byte windows. */
+static void collect_state(const void *rng, size_t size)
+{
+	size_t total = size;
+
+	for (int i = 0; i < KCHACHA_SHIM_MAX_PERCPU; i++)
+		if (kchacha_shim_percpu[i].p)
+			total += kchacha_shim_percpu[i].size;
+	state_win = realloc(state_win, total * sizeof(*state_win));
+	nstate = 0;
+	add_state(rng, size);
+	for (int i = 0; i < KCHACHA_SHIM_MAX_PERCPU; i++)
+		if (kchacha_shim_percpu[i].p)
+			add_state(kchacha_shim_percpu[i].p,
+				  kchacha_shim_percpu[i].size);
+}
+
+/* Does any nonzero 4-byte window of p[0..len) occur in the state? */
+static bool in_state4(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i + 4 <= len; i++) {
+		uint32_t w;
+
+		memcpy(&w, p + i, 4);
+		if (!w)
+			continue;
+		for (size_t k = 0; k < nstate; k++)
+			if ((uint32_t)state_win[k] == w)
+				return true;
+	}
+	return false;
+}
+
+/* Does the state hold an old key or a returned byte string? */
+static bool state_leaks(const uint8_t *latest, size_t len)
+{
+	for (size_t k = 0; k < nstate; k++)
+		if (state_win[k] && seen_has(state_win[k]))
+			return true;
+	if (len < DIRECT && in_state4(latest, len))
+		return true;
+	for (unsigned int k = 0; k < nrecent; k++)
+		if (in_state4(recent_keys[k], 32))
+			return true;
+	return false;
+}
+
+/* ---- deterministic tests ---- */
+
+static void run_fixed(const struct kchacha_impl *impl, const struct step *s,
+		      size_t n, uint8_t *out, bool scan, size_t ctxsize,
+		      bool *ok)
+{
+	struct kchacha_rng *rng;
+	uint8_t *ref = NULL;
+	struct model m;
+
+	if (scan) {
+		seen = calloc(1 << SET_BITS, sizeof(*seen));
+		nrecent = 0;
+		model_init(&m, retire_key);
+		ref = malloc(script_len(s, n) + 1);
+	}
+	rng = kchacha_rng_alloc(impl, true);
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *src = s[i].op == ADDTL ? pattern : NULL;
+		unsigned int slen = s[i].op == ADDTL ? KAT_ADDTL : 0;
+
+		nrecent = 0;
+		if (s[i].op == SEED) {
+			kchacha_rng_seed(rng, pattern, s[i].len);
+			if (scan)
+				model_reseed(&m, pattern, s[i].len);
+		} else {
+			if (kchacha_rng_generate(rng, src, slen, out, s[i].len))
+				*ok = false;
+			if (scan) {
+				model_generate(&m, src, slen, ref, s[i].len);
+				if (memcmp(out, ref, s[i].len))
+					*ok = false;
+			}
+		}
+		if (scan) {
+			collect_state(rng, ctxsize);
+			if (state_leaks(out, s[i].op == SEED ? 0 : s[i].len))
+				*ok = false;
+			if (s[i].op != SEED)
+				seen_add(out, s[i].len);
+		}
+		if (s[i].op != SEED)
+			out += s[i].len;
+	}
+	kchacha_rng_free(rng);
+	if (scan) {
+		free(seen);
+		free(ref);
+	}
+}
+
+static void test_fixed(const struct kchacha_impl *impl, size_t ctxsize)
+{
+	size_t kat_len = script_len(kat_script, ARRAY_SIZE(kat_script));
+	size_t long_len = script_len(long_script, ARRAY_SIZE(long_script));
+	uint8_t *a = malloc(long_len), *b = malloc(long_len);
+	uint8_t digest[32] = { 0 };
+	bool ok = true;
+	struct model m;
+
+	check(kchacha_rng_selftest(impl) == 0, impl->name,
+	      "rng self-test (known answer, equal to generic, reseeding)");
+
+	/* the self-test's script, against the model and its digest */
+	run_fixed(impl, kat_script, ARRAY_SIZE(kat_script), a, false, 0, &ok);
+	model_init(&m, NULL);
+	for (size_t i = 0, off = 0; i < ARRAY_SIZE(kat_script); i++) {
+		if (kat_script[i].op == SEED) {
+			model_reseed(&m, pattern, kat_script[i].len);
+			continue;
+		}
+		model_generate(&m, kat_script[i].op == ADDTL ? pattern : NULL,
+			       kat_script[i].op == ADDTL ? KAT_ADDTL : 0,
+			       b + off, kat_script[i].len);
+		off += kat_script[i].len;
+	}
+	check(ok && !memcmp(a, b, kat_len), impl->name,
+	      "self-test script equals the model");
+	model_absorb(digest, DOM_KAT, b, kat_len);
+	if (memcmp(digest, kat_digest, 32)) {
+		printf("model digest of the self-test script: \"");
+		for (int i = 0; i < 32; i++)
+			printf("\\x%02x%s", digest[i], i == 15 ? "\"\n\t\"" : "");
+		printf("\"\n");
+	}
+	check(!memcmp(digest, kat_digest, 32), impl->name,
+	      "self-test script's digest is the known answer");
+
+	/* the long script, scanning the state after every request */
+	ok = true;
+	run_fixed(impl, long_script, ARRAY_SIZE(long_script), a, true, ctxsize,
+		  &ok);
+	check(ok, impl->name,
+	      "long script equals the model; the state never holds an earlier key or a returned byte");
+
+	/* the same without SIMD: the C core under the same key schedule */
+	kchacha_shim_simd_usable = false;
+	ok = true;
+	run_fixed(impl, long_script, ARRAY_SIZE(long_script), b, false, 0, &ok);
+	kchacha_shim_simd_usable = true;
+	check(ok && !memcmp(a, b, long_len), impl->name,
+	      "long script with SIMD not usable equals it with SIMD");
+
+	free(a);
+	free(b);
+}
+
+/* Deterministic instances: what seeds and additional input change. */
+static void test_mixing(const struct kchacha_impl *impl)
+{
+	struct kchacha_rng *r[4];
+	uint8_t out[4][600];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r[i] = kchacha_rng_alloc(impl, true);
+	for (i = 0; i < 4; i++)
+		kchacha_rng_generate(r[i], NULL, 0, out[i], 100);
+	check(!memcmp(out[0], out[1], 100) && !memcmp(out[0], out[3], 100),
+	      impl->name, "deterministic instances agree");
+
+	/* same seed: same stream; another seed or none: another stream */
+	kchacha_rng_seed(r[0], pattern, 33);
+	kchacha_rng_seed(r[1], pattern, 33);
+	kchacha_rng_seed(r[2], pattern + 1, 33);
+	for (i = 0; i < 4; i++)
+		kchacha_rng_generate(r[i], NULL, 0, out[i], 64);
+	check(!memcmp(out[0], out[1], 64), impl->name,
+	      "the same seed twice gives the same stream (fixed entropy)");
+	check(memcmp(out[0], out[2], 64) && memcmp(out[0], out[3], 64) &&
+	      memcmp(out[2], out[3], 64), impl->name,
+	      "a seed changes the stream, and its bytes matter");
+
+	/* seeds of different lengths that agree on their common prefix */
+	kchacha_rng_seed(r[0], (const u8 *)"\0\0\0", 3);
+	kchacha_rng_seed(r[1], (const u8 *)"\0\0\0", 4);
+	kchacha_rng_generate(r[0], NULL, 0, out[0], 64);
+	kchacha_rng_generate(r[1], NULL, 0, out[1], 64);
+	check(memcmp(out[0], out[1], 64), impl->name,
+	      "zero-padded seeds of different lengths differ");
+
+	/* additional input changes that request's output */
+	kchacha_rng_seed(r[0], NULL, 0);
+	kchacha_rng_seed(r[1], NULL, 0);
+	kchacha_rng_seed(r[2], NULL, 0);
+	kchacha_rng_generate(r[0], pattern, 5, out[0], 24);
+	kchacha_rng_generate(r[1], pattern + 1, 5, out[1], 24);
+	kchacha_rng_generate(r[2], NULL, 0, out[2], 24);
+	check(memcmp(out[0], out[1], 24) && memcmp(out[0], out[2], 24),
+	      impl->name, "additional input changes the output");
+	for (i = 0; i < 4; i++)
+		kchacha_rng_free(r[i]);
+}
+
+/* ---- the crypto API callbacks, non-deterministic ---- */
+
+static void test_api(const struct kchacha_impl *impl, struct rng_alg *alg)
+{
+	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg), *tfm2;
+	static uint8_t big[1 << 20];
+	uint8_t a[64], b[64];
+	unsigned long calls;
+	bool ok = true;
+
+	check(tfm != NULL, impl->name, "tfm allocation");
+	if (!tfm)
+		return;
+	check(!strcmp(alg->base.cra_name, "stdrng") &&
+	      !strncmp(alg->base.cra_driver_name, "chacha20rng-kchacha-", 20) &&
+	      !strcmp(alg->base.cra_driver_name + 20, impl->name) &&
+	      alg->seedsize == 32, impl->name, "names and seed size");
+
+	memset(a, 0xa5, sizeof(a));
+	check(crypto_rng_generate(tfm, NULL, 0, a, 0) == 0 &&
+	      crypto_rng_generate(tfm, pattern, 10, a, 0) == 0 &&
+	      a[0] == 0xa5 && a[63] == 0xa5, impl->name,
+	      "dlen 0 returns 0 and writes nothing");
+
+	for (unsigned int len = 0; len <= 70000; len = len * 3 + 1)
+		ok &= crypto_rng_reset(tfm, big, len) == 0;
+	ok &= crypto_rng_reset(tfm, NULL, 32) == 0 &&
+	      crypto_rng_reset(tfm, NULL, 0) == 0;
+	alg->set_ent(tfm, pattern, 16);
+	check(ok, impl->name, "seeds of any length are accepted");
+
+	tfm2 = kchacha_shim_alloc_rng(alg);
+	crypto_rng_get_bytes(tfm, a, 64);
+	crypto_rng_get_bytes(tfm2, b, 64);
+	check(memcmp(a, b, 64), impl->name, "two instances differ");
+	crypto_rng_reset(tfm, pattern, 32);
+	crypto_rng_reset(tfm2, pattern, 32);
+	crypto_rng_get_bytes(tfm, a, 64);
+	crypto_rng_get_bytes(tfm2, b, 64);
+	check(memcmp(a, b, 64), impl->name,
+	      "the same caller seed does not make two instances agree");
+	crypto_free_rng(tfm2);
+
+	/* large requests, every path, against the chi-square bound elsewhere */
+	check(crypto_rng_get_bytes(tfm, big, sizeof(big)) == 0 &&
+	      crypto_rng_generate(tfm, pattern, 100, big + 3,
+				  sizeof(big) - 3) == 0,
+	      impl->name, "1 MiB requests");
+
+	/* reseeds on time: one per interval, checked on every request */
+	crypto_rng_get_bytes(tfm, a, 16);
+	calls = kchacha_shim_random_calls;
+	crypto_rng_get_bytes(tfm, a, 16);
+	ok = kchacha_shim_random_calls == calls;
+	__atomic_fetch_add(&kchacha_shim_jiffies_offset,
+			   (RESEED_SECS - 10) * HZ, __ATOMIC_RELAXED);
+	crypto_rng_get_bytes(tfm, a, 16);
+	ok &= kchacha_shim_random_calls == calls;
+	__atomic_fetch_add(&kchacha_shim_jiffies_offset, 11 * HZ,
+			   __ATOMIC_RELAXED);
+	crypto_rng_get_bytes(tfm, a, 16);
+	ok &= kchacha_shim_random_calls == calls + 1;
+	crypto_rng_get_bytes(tfm, a, 16);
+	ok &= kchacha_shim_random_calls == calls + 1;
+	check(ok, impl->name, "reseeds after 60 s, once");
+
+	/* reseeds on output: 3 MiB from one CPU reseed it 2 or 3 times */
+	kchacha_shim_force_cpu = 0;
+	crypto_rng_reset(tfm, NULL, 0);
+	calls = kchacha_shim_random_calls;
+	for (int i = 0; i < 3 * RESEED_BYTES / 4096; i++)
+		crypto_rng_get_bytes(tfm, big, 4096);
+	calls = kchacha_shim_random_calls - calls;
+	check(calls >= 2 && calls <= 3, impl->name,
+	      "reseeds after 1 MiB of output (one-time keys)");
+	crypto_rng_reset(tfm, NULL, 0);
+	calls = kchacha_shim_random_calls;
+	for (int i = 0; i < 3 * RESEED_BYTES / 64; i++)
+		crypto_rng_get_bytes(tfm, big, 64);
+	calls = kchacha_shim_random_calls - calls;
+	check(calls >= 2 && calls <= 3, impl->name,
+	      "reseeds after 1 MiB of output (buffered)");
+	kchacha_shim_force_cpu = -1;
+
+	crypto_free_rng(tfm);
+}
+
+/* ---- threads ---- */
+
+#define THREADS		4
+#define PER_THREAD	40000
+
+struct thread_arg {
+	struct crypto_rng *tfm;
+	uint8_t (*out)[16];
+	unsigned int n;
+	int err;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_arg *t = p;
+	uint8_t big[1200];
+
+	for (unsigned int i = 0; i < PER_THREAD;) {
+		if (i % 101 == 100) {
+			/* a one-time-key request, cut into 16-byte outputs */
+			t->err |= crypto_rng_get_bytes(t->tfm, big, sizeof(big));
+			for (unsigned int k = 0; k < sizeof(big) / 16 &&
+			     i < PER_THREAD; k++)
+				memcpy(t->out[i++], big + 16 * k, 16);
+			continue;
+		}
+		t->err |= crypto_rng_get_bytes(t->tfm, t->out[i++], 16);
+	}
+	t->n = PER_THREAD;
+	return NULL;
+}
+
+static int cmp16(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+static void test_threads(const struct kchacha_impl *impl, struct rng_alg *alg)
+{
+	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
+	uint8_t (*all)[16] = malloc(THREADS * PER_THREAD * 16);
+	struct thread_arg t[THREADS];
+	pthread_t th[THREADS];
+	bool ok = true;
+	int err = 0;
+
+	for (int i = 0; i < THREADS; i++) {
+		t[i] = (struct thread_arg){ tfm, all + i * PER_THREAD, 0, 0 };
+		pthread_create(&th[i], NULL, thread_main, &t[i]);
+	}
+	for (int i = 0; i < THREADS; i++) {
+		pthread_join(th[i], NULL);
+		err |= t[i].err;
+	}
+	qsort(all, THREADS * PER_THREAD, 16, cmp16);
+	for (size_t i = 1; i < THREADS * PER_THREAD; i++)
+		if (!memcmp(all[i - 1], all[i], 16))
+			ok = false;
+	check(!err && ok, impl->name,
+	      "4 threads on one tfm: no 16-byte output twice");
+	free(all);
+	crypto_free_rng(tfm);
+}
+
+/* ---- statistics ---- */
+
+#define STAT_BYTES	(64 << 20)
+/* FIPS 140-2 blocks are 20000 bits; rngtest first takes 32 bits */
+#define FIPS_BLOCKS	((STAT_BYTES - 4) / 2500)
+
+/*
+ * 64 MiB in requests of every path: rngtest's FIPS 140-2 tests, whose
+ * false alarm rate on true random data is about 0.08% of blocks (about 22
+ * of these 26843 blocks); a bound of 0.25% (67) keeps a false failure out
+ * of reach and still catches any real bias, which fails most blocks.
+ * Chi-square of the byte counts, 255 degrees of freedom: mean 255,
+ * accepted within [161, 377], each tail p < 1e-6 (Wilson-Hilferty).
+ */
+static void test_stats(const struct kchacha_impl *impl, struct rng_alg *alg)
+{
+	static const unsigned int sizes[] = {
+		16, 1, 7, 32, 64, 100, 511, 512, 4096, 70000, 3, 256,
+	};
+	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
+	uint8_t *buf = malloc(STAT_BYTES);
+	unsigned long counts[256] = { 0 };
+	long ok_blocks = -1, bad_blocks = -1;
+	char cmd[256], line[256], *log;
+	double chi = 0;
+	size_t off = 0;
+	FILE *f;
+
+	for (unsigned int i = 0; off < STAT_BYTES; i++) {
+		size_t n = sizes[i % ARRAY_SIZE(sizes)];
+
+		if (n > STAT_BYTES - off)
+			n = STAT_BYTES - off;
+		crypto_rng_get_bytes(tfm, buf + off, n);
+		off += n;
+	}
+	crypto_free_rng(tfm);
+
+	for (size_t i = 0; i < STAT_BYTES; i++)
+		counts[buf[i]]++;
+	for (int i = 0; i < 256; i++) {
+		double d = counts[i] - STAT_BYTES / 256.0;
+
+		chi += d * d / (STAT_BYTES / 256.0);
+	}
+	printf("%s: byte chi-square over 64 MiB: %.1f (255 df)\n", impl->name,
+	       chi);
+	check(chi > 161 && chi < 377, impl->name,
+	      "byte chi-square within [161, 377]");
+
+	log = strdup("/tmp/kchacha-rngtest-XXXXXX");
+	close(mkstemp(log));
+	snprintf(cmd, sizeof(cmd), "rngtest -c %d >%s 2>&1", FIPS_BLOCKS, log);
+	f = popen(cmd, "w");
+	if (f) {
+		fwrite(buf, 1, STAT_BYTES, f);
+		pclose(f);
+	}
+	f = fopen(log, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		sscanf(line, "rngtest: FIPS 140-2 successes: %ld", &ok_blocks);
+		sscanf(line, "rngtest: FIPS 140-2 failures: %ld", &bad_blocks);
+	}
+	if (f)
+		fclose(f);
+	unlink(log);
+	free(log);
+	if (ok_blocks < 0) {
+		printf("rngtest did not run: apt-get install rng-tools5\n");
+	} else {
+		printf("%s: rngtest FIPS 140-2 over 64 MiB: %ld blocks passed, %ld failed\n",
+		       impl->name, ok_blocks, bad_blocks);
+	}
+	check(ok_blocks + bad_blocks == FIPS_BLOCKS &&
+	      bad_blocks <= FIPS_BLOCKS / 400, impl->name,
+	      "rngtest FIPS 140-2: failures within 0.25% of blocks");
+	free(buf);
+}
+
+int main(void)
+{
+	const struct kchacha_impl *best = NULL;
+
+	(void)ref_xchacha;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (unsigned int i = 0; i < sizeof(pattern); i++)
+		pattern[i] = i * 13 + 5;
+	make_long_script();
+
+	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+		const struct kchacha_impl *impl = &kchacha_impls[i];
+		unsigned int before = failed;
+		struct rng_alg *alg;
+
+		if (impl->cpu_ok && !impl->cpu_ok()) {
+			printf("SKIP %s: this CPU lacks the instructions it needs\n",
+			       impl->name);
+			continue;
+		}
+		alg = kchacha_rng_alg_create(impl, 100 + i);
+		test_fixed(impl, alg->base.cra_ctxsize);
+		test_mixing(impl);
+		test_api(impl, alg);
+		test_threads(impl, alg);
+		kchacha_rng_alg_destroy(alg);
+		best = impl;
+		printf("%s rng %s\n", failed == before ? "ok  " : "FAIL",
+		       impl->name);
+	}
+
+	if (best) {
+		struct rng_alg *alg = kchacha_rng_alg_create(best, 0);
+
+		test_stats(best, alg);
+		kchacha_rng_alg_destroy(alg);
+	}
+	check(kchacha_shim_dirty_frees == 0, "all",
+	      "every instance and sub-generator wiped when freed");
+
+	printf("rng: %u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
