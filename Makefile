@@ -32,13 +32,16 @@ clean:
 check:
 	test/check
 
+deb:
+	packaging/mkdeb $(BUILD)
+
 demo:
 	KC_MODE=demo test/vm/run max
 
 unit:
 	$(MAKE) -f test/unit/Makefile BUILD=$(BUILD)
 
-.PHONY: all modules kdir-check install clean check demo unit
+.PHONY: all modules kdir-check install clean check deb demo unit
 
 bench:
 	BUILD=$(BUILD) test/bench/run $(BENCH_ARGS)

@@ -337,6 +337,7 @@ module_exit(kchacha_mod_exit);
 
 MODULE_DESCRIPTION("ChaCha20, XChaCha20, XChaCha12 and a ChaCha20 stdrng with C, SSSE3, AVX2, AVX-512 and NEON implementations");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(KCHACHA_VERSION);
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
 MODULE_ALIAS_CRYPTO("xchacha12");
