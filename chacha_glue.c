@@ -124,7 +124,7 @@ static int kchacha_skcipher_crypt(struct skcipher_request *req)
 		unsigned int nbytes = walk.nbytes;
 
 		if (nbytes < walk.total)
-			nbytes = round_down(nbytes, walk.stride);
+			nbytes = rounddown(nbytes, walk.stride);
 
 		kchacha_crypt(ka->impl, state, walk.dst.virt.addr,
 			      walk.src.virt.addr, nbytes, nrounds);
