@@ -283,6 +283,27 @@ static void kchacha_rng_refill(struct kchacha_rng *rng,
 }
 
 /*
+ * Copy @n bytes out of the batch and zero them there.  Small requests are
+ * the common case: words and bytes inline, no calls.
+ */
+static inline void kchacha_rng_move(u8 *dst, u8 *src, unsigned int n)
+{
+	if (n > 32) {
+		memcpy(dst, src, n);
+		memzero_explicit(src, n);
+		return;
+	}
+	for (; n >= 8; n -= 8, dst += 8, src += 8) {
+		memcpy(dst, src, 8);
+		memzero_explicit(src, 8);
+	}
+	for (; n; n--, dst++, src++) {
+		*dst = *src;
+		*src = 0;
+	}
+}
+
+/*
  * Hand out @len bytes of this CPU's batch, wiping them; count @extra more
  * bytes (those a one-time key taken here will produce) against the reseed
  * bound.
@@ -303,8 +324,7 @@ static void kchacha_rng_take(struct kchacha_rng *rng, u8 *dst,
 		if (c->pos == KCHACHA_RNG_BATCH)
 			kchacha_rng_refill(rng, c);
 		n = min_t(unsigned int, len, KCHACHA_RNG_BATCH - c->pos);
-		memcpy(dst, c->buf + c->pos, n);
-		memzero_explicit(c->buf + c->pos, n);
+		kchacha_rng_move(dst, c->buf + c->pos, n);
 		c->pos += n;
 		dst += n;
 		len -= n;
@@ -331,6 +351,33 @@ static void kchacha_rng_stream(const struct kchacha_impl *impl,
 	memzero_explicit(state, sizeof(state));
 }
 
+/*
+ * A request with additional input or of KCHACHA_RNG_DIRECT bytes or more:
+ * one-time keys from the batch, each for up to KCHACHA_RNG_KEY_BYTES.
+ */
+static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
+					const u8 *src, unsigned int slen,
+					u8 *dst, unsigned int dlen)
+{
+	u8 bytes[KCHACHA_KEY_SIZE];
+	u32 key[8];
+
+	while (dlen) {
+		unsigned int n = min_t(unsigned int, dlen, KCHACHA_RNG_KEY_BYTES);
+
+		kchacha_rng_take(rng, bytes, sizeof(bytes), n);
+		kchacha_rng_load_key(key, bytes);
+		if (slen)
+			kchacha_rng_absorb(rng->impl, key, KCHACHA_RNG_DOM_ADDTL,
+					   src, slen);
+		kchacha_rng_stream(rng->impl, key, dst, n);
+		dst += n;
+		dlen -= n;
+	}
+	memzero_explicit(bytes, sizeof(bytes));
+	memzero_explicit(key, sizeof(key));
+}
+
 /**
  * kchacha_rng_generate() - random bytes from an instance
  * @rng: the instance
@@ -347,34 +394,16 @@ static void kchacha_rng_stream(const struct kchacha_impl *impl,
 int kchacha_rng_generate(struct kchacha_rng *rng, const u8 *src,
 			 unsigned int slen, u8 *dst, unsigned int dlen)
 {
-	u8 bytes[KCHACHA_KEY_SIZE];
-	u32 key[8];
-
-	if (!dlen)
+	if (unlikely(!dlen))
 		return 0;
 	if (!rng->fixed &&
 	    unlikely(time_after(jiffies, READ_ONCE(rng->reseed_at))))
 		kchacha_rng_reseed(rng, NULL, 0, true);
 
-	if (!slen && dlen < KCHACHA_RNG_DIRECT) {
+	if (likely(!slen && dlen < KCHACHA_RNG_DIRECT))
 		kchacha_rng_take(rng, dst, dlen, 0);
-		return 0;
-	}
-
-	while (dlen) {
-		unsigned int n = min_t(unsigned int, dlen, KCHACHA_RNG_KEY_BYTES);
-
-		kchacha_rng_take(rng, bytes, sizeof(bytes), n);
-		kchacha_rng_load_key(key, bytes);
-		if (slen)
-			kchacha_rng_absorb(rng->impl, key, KCHACHA_RNG_DOM_ADDTL,
-					   src, slen);
-		kchacha_rng_stream(rng->impl, key, dst, n);
-		dst += n;
-		dlen -= n;
-	}
-	memzero_explicit(bytes, sizeof(bytes));
-	memzero_explicit(key, sizeof(key));
+	else
+		kchacha_rng_direct(rng, src, slen, dst, dlen);
 	return 0;
 }
 

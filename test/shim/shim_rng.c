@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <crypto/rng.h>
@@ -17,6 +18,7 @@
 #include <linux/percpu.h>
 #include <linux/random.h>
 
+unsigned long kchacha_shim_jiffies_now;
 unsigned long kchacha_shim_jiffies_offset;
 unsigned long kchacha_shim_random_calls;
 unsigned long kchacha_shim_dirty_frees;
@@ -42,26 +44,63 @@ void get_random_bytes(void *buf, size_t len)
 	}
 }
 
-unsigned int kchacha_shim_nr_cpus(void)
+unsigned int kchacha_shim_ncpus = 1;
+
+static __attribute__((constructor)) void kchacha_shim_count_cpus(void)
 {
-	static unsigned int n;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
 
-	if (!__atomic_load_n(&n, __ATOMIC_RELAXED)) {
-		long c = sysconf(_SC_NPROCESSORS_CONF);
-
-		__atomic_store_n(&n, c > 0 ? (unsigned int)c : 1,
-				 __ATOMIC_RELAXED);
-	}
-	return n;
+	kchacha_shim_ncpus = n > 0 ? (unsigned int)n : 1;
 }
 
-unsigned int kchacha_shim_cpu(void)
+unsigned int kchacha_shim_cpu_slow(void)
 {
 	int cpu = kchacha_shim_force_cpu;
 
 	if (cpu < 0)
 		cpu = sched_getcpu();
-	return cpu < 0 ? 0 : (unsigned int)cpu % kchacha_shim_nr_cpus();
+	return cpu < 0 ? 0 : (unsigned int)cpu % kchacha_shim_ncpus;
+}
+
+/* The tick: jiffies from the coarse monotonic clock, HZ times a second. */
+static unsigned long kchacha_shim_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	/* never 0, which means "not started" */
+	return (unsigned long)ts.tv_sec * HZ + ts.tv_nsec / (1000000000 / HZ) +
+	       1;
+}
+
+static void *kchacha_shim_tick(void *arg)
+{
+	const struct timespec period = { 0, 1000000000 / HZ };
+
+	for (;;) {
+		nanosleep(&period, NULL);
+		__atomic_store_n(&kchacha_shim_jiffies_now, kchacha_shim_clock(),
+				 __ATOMIC_RELAXED);
+	}
+	return arg;
+}
+
+static void kchacha_shim_tick_start(void)
+{
+	pthread_t t;
+
+	__atomic_store_n(&kchacha_shim_jiffies_now, kchacha_shim_clock(),
+			 __ATOMIC_RELAXED);
+	if (pthread_create(&t, NULL, kchacha_shim_tick, NULL))
+		abort();
+	pthread_detach(t);
+}
+
+void kchacha_shim_jiffies_start(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, kchacha_shim_tick_start);
 }
 
 static bool kchacha_shim_all_zero(const void *p, size_t n)
@@ -76,7 +115,7 @@ static bool kchacha_shim_all_zero(const void *p, size_t n)
 
 void *kchacha_shim_alloc_percpu(size_t size)
 {
-	size_t total = KCHACHA_SHIM_PCPU_STRIDE(size) * kchacha_shim_nr_cpus();
+	size_t total = KCHACHA_SHIM_PCPU_STRIDE(size) * kchacha_shim_ncpus;
 	void *p = aligned_alloc(64, total);
 	unsigned int i;
 

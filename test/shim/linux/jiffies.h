@@ -1,22 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * User-space shim for <linux/jiffies.h>: jiffies from the coarse monotonic
- * clock (a vDSO read, no system call), plus kchacha_shim_jiffies_offset,
- * which tests raise to make time pass.
+ * User-space shim for <linux/jiffies.h>: as in the kernel, jiffies is a
+ * plain load of a counter that a tick advances HZ times a second, here a
+ * thread started on first use; plus kchacha_shim_jiffies_offset, which
+ * tests raise to make time pass.
  */
 #ifndef _SHIM_LINUX_JIFFIES_H
 #define _SHIM_LINUX_JIFFIES_H
-#include <time.h>
-#define HZ			1000
+#define HZ			250
+extern unsigned long kchacha_shim_jiffies_now;
 extern unsigned long kchacha_shim_jiffies_offset;
+void kchacha_shim_jiffies_start(void);
 
 static inline unsigned long kchacha_shim_jiffies(void)
 {
-	struct timespec ts;
+	unsigned long j = __atomic_load_n(&kchacha_shim_jiffies_now,
+					  __ATOMIC_RELAXED);
 
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (unsigned long)ts.tv_sec * HZ + ts.tv_nsec / (1000000000 / HZ) +
-	       __atomic_load_n(&kchacha_shim_jiffies_offset, __ATOMIC_RELAXED);
+	if (__builtin_expect(!j, 0)) {
+		kchacha_shim_jiffies_start();
+		j = __atomic_load_n(&kchacha_shim_jiffies_now,
+				    __ATOMIC_RELAXED);
+	}
+	return j + __atomic_load_n(&kchacha_shim_jiffies_offset,
+				   __ATOMIC_RELAXED);
 }
 
 #define jiffies			kchacha_shim_jiffies()

@@ -3,9 +3,11 @@
 #ifndef _SHIM_LINUX_STRING_H
 #define _SHIM_LINUX_STRING_H
 #include <string.h>
+/* As the kernel's: memset, then a barrier that keeps the stores. */
 static inline void memzero_explicit(void *p, size_t n)
 {
-	explicit_bzero(p, n);
+	memset(p, 0, n);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
 static inline long strscpy(char *dst, const char *src, size_t size)
