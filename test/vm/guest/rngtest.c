@@ -143,6 +143,7 @@ static double chi_square(const uint8_t *p, size_t len)
 
 static void test_sizes(const char *driver)
 {
+	static const uint8_t zero[16];
 	uint8_t buf[2 * MAXREAD], prev[MAXREAD] = { 0 };
 	static uint8_t all[TOTAL];
 	int tfm = rng_bind(driver), op, n, bad = 0;
@@ -170,7 +171,7 @@ static void test_sizes(const char *driver)
 		}
 		/* 16 bytes or more: not zero, not the previous read again */
 		if (n >= 16 && (!memcmp(buf, prev, 16) ||
-				!memcmp(buf, (uint8_t[16]){ 0 }, 16))) {
+				!memcmp(buf, zero, 16))) {
 			if (!bad++)
 				printf("  read of %d repeats or is zero\n", n);
 		}
