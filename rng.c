@@ -16,8 +16,13 @@
  * spinlock rather than a local_lock: the caller may migrate between picking
  * its CPU and locking it, and the deterministic test instance uses CPU 0's
  * sub-generator from any CPU.  It is taken with interrupts off, so
- * generate() works in any context the crypto API allows, softirq included,
- * and nothing under it sleeps.
+ * generate() works in any context the crypto API allows, softirq and hard
+ * interrupt included, and nothing under it sleeps; it is held only to copy
+ * a request's bytes (under KCHACHA_RNG_DIRECT) or to rekey (one block).
+ * The refill itself runs with interrupts on and the sub-generator marked
+ * busy: whoever finds it busy (an interrupt on this CPU, or a caller that
+ * migrated) takes a one-time key from the instance by fast key erasure
+ * instead, as rekeying does.
  *
  * Output.  A refill runs the implementation over a batch of
  * KCHACHA_RNG_BATCH bytes of keystream under the CPU's key (nonce and
@@ -53,9 +58,13 @@
  * seconds have passed since its last reseed (checked on every request, one
  * compare against jiffies; every second instead until the kernel RNG is
  * initialized), and when one CPU's sub-generator has produced
- * KCHACHA_RNG_RESEED_BYTES since it was keyed (checked at every refill and
- * one-time key).  A reseed changes the generation, so every CPU discards
- * what is left of its batch and rekeys before its next byte.
+ * KCHACHA_RNG_RESEED_BYTES since it was keyed (checked when its batch is
+ * refilled, so at most one batch later).  A reseed changes the generation,
+ * so every CPU discards what is left of its batch and rekeys before its
+ * next byte.
+ *
+ * Memory: an instance takes about KCHACHA_RNG_BATCH bytes per possible CPU,
+ * charged to the memory cgroup of whoever creates it (an AF_ALG bind).
  *
  * Seeds of any length are accepted, none is required: an instance seeds
  * itself from get_random_bytes() when it is created.
@@ -84,7 +93,7 @@
 #include "kchacha.h"
 
 /* Bytes of keystream per refill: the next key, then the output buffer. */
-#define KCHACHA_RNG_BATCH		1024
+#define KCHACHA_RNG_BATCH		4096
 /* Requests this long or longer bypass the buffer. */
 #define KCHACHA_RNG_DIRECT		512
 /* Most output from one one-time key. */
@@ -104,6 +113,8 @@
 /**
  * struct kchacha_rng_cpu - one CPU's sub-generator
  * @lock: taken with interrupts off around every use
+ * @busy: being refilled, with @lock dropped; only the refiller touches the
+ *	rest until it clears @busy
  * @generation: the instance generation @key was derived in; 0: none yet
  * @pos: next unread byte of @buf; KCHACHA_RNG_BATCH when empty
  * @out: bytes produced since @key was derived from the instance
@@ -112,6 +123,7 @@
  */
 struct kchacha_rng_cpu {
 	spinlock_t lock;		/* taken with interrupts off */
+	bool busy;
 	unsigned long generation;
 	unsigned int pos;
 	unsigned long out;
@@ -237,32 +249,45 @@ static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 	memzero_explicit(m, sizeof(m));
 }
 
-/* Key sub-generator @c from the instance: fast key erasure of both keys. */
-static void kchacha_rng_rekey(struct kchacha_rng *rng,
-			      struct kchacha_rng_cpu *c)
+/*
+ * Fast key erasure of the instance key: one ChaCha20 block, whose first 32
+ * bytes become the new instance key and the next 32 @key.  Returns the
+ * generation @key belongs to.
+ */
+static unsigned long kchacha_rng_derive(struct kchacha_rng *rng, u32 *key)
 {
 	u32 state[KCHACHA_STATE_WORDS];
 	u8 block[KCHACHA_BLOCK_SIZE];
-	unsigned long flags;
+	unsigned long flags, gen;
 
-	memzero_explicit(c->buf + c->pos, KCHACHA_RNG_BATCH - c->pos);
-	c->pos = KCHACHA_RNG_BATCH;
-	c->out = 0;
 	memset(block, 0, sizeof(block));
-
 	spin_lock_irqsave(&rng->lock, flags);
 	kchacha_init_state(state, rng->key, kchacha_rng_iv);
 	kchacha_crypt(rng->impl, state, block, block, sizeof(block), 20);
 	kchacha_rng_load_key(rng->key, block);
-	kchacha_rng_load_key(c->key, block + KCHACHA_KEY_SIZE);
-	c->generation = rng->generation;
+	gen = rng->generation;
 	spin_unlock_irqrestore(&rng->lock, flags);
 
+	kchacha_rng_load_key(key, block + KCHACHA_KEY_SIZE);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(block, sizeof(block));
+	return gen;
 }
 
-/* Refill the empty (all zero) batch of @c; reseed or rekey first if due. */
+/* Key sub-generator @c anew from the instance, dropping what it holds. */
+static void kchacha_rng_rekey(struct kchacha_rng *rng,
+			      struct kchacha_rng_cpu *c)
+{
+	memzero_explicit(c->buf + c->pos, KCHACHA_RNG_BATCH - c->pos);
+	c->pos = KCHACHA_RNG_BATCH;
+	c->out = 0;
+	c->generation = kchacha_rng_derive(rng, c->key);
+}
+
+/*
+ * Refill the empty (all zero) batch of @c, which the caller has marked busy
+ * and unlocked; reseed or rekey first if due.  The caller sets @c->pos.
+ */
 static void kchacha_rng_refill(struct kchacha_rng *rng,
 			       struct kchacha_rng_cpu *c)
 {
@@ -278,7 +303,6 @@ static void kchacha_rng_refill(struct kchacha_rng *rng,
 	kchacha_rng_load_key(c->key, c->buf);
 	memzero_explicit(c->buf, KCHACHA_KEY_SIZE);
 	memzero_explicit(state, sizeof(state));
-	c->pos = KCHACHA_KEY_SIZE;
 	c->out += KCHACHA_RNG_BATCH - KCHACHA_KEY_SIZE;
 }
 
@@ -303,36 +327,6 @@ static inline void kchacha_rng_move(u8 *dst, u8 *src, unsigned int n)
 	}
 }
 
-/*
- * Hand out @len bytes of this CPU's batch, wiping them; count @extra more
- * bytes (those a one-time key taken here will produce) against the reseed
- * bound.
- */
-static void kchacha_rng_take(struct kchacha_rng *rng, u8 *dst,
-			     unsigned int len, unsigned int extra)
-{
-	struct kchacha_rng_cpu *c;
-	unsigned long flags;
-
-	c = rng->fixed ? per_cpu_ptr(rng->cpus, 0) : raw_cpu_ptr(rng->cpus);
-	spin_lock_irqsave(&c->lock, flags);
-	if (unlikely(c->generation != READ_ONCE(rng->generation)))
-		kchacha_rng_rekey(rng, c);
-	while (len) {
-		unsigned int n;
-
-		if (c->pos == KCHACHA_RNG_BATCH)
-			kchacha_rng_refill(rng, c);
-		n = min_t(unsigned int, len, KCHACHA_RNG_BATCH - c->pos);
-		kchacha_rng_move(dst, c->buf + c->pos, n);
-		c->pos += n;
-		dst += n;
-		len -= n;
-	}
-	c->out += extra;
-	spin_unlock_irqrestore(&c->lock, flags);
-}
-
 /* @len bytes of ChaCha20 keystream under a one-time @key into @dst. */
 static void kchacha_rng_stream(const struct kchacha_impl *impl,
 			       const u32 *key, u8 *dst, unsigned int len)
@@ -349,6 +343,64 @@ static void kchacha_rng_stream(const struct kchacha_impl *impl,
 		len -= n;
 	}
 	memzero_explicit(state, sizeof(state));
+}
+
+/*
+ * This CPU's sub-generator is busy: being refilled by the context this one
+ * interrupted, or by another CPU's caller.  A one-time key straight from
+ * the instance serves the request instead.
+ */
+static noinline void kchacha_rng_fallback(struct kchacha_rng *rng, u8 *dst,
+					  unsigned int len)
+{
+	u32 key[8];
+
+	kchacha_rng_derive(rng, key);
+	kchacha_rng_stream(rng->impl, key, dst, len);
+	memzero_explicit(key, sizeof(key));
+}
+
+/*
+ * Hand out @len bytes of this CPU's batch, wiping them; count @extra more
+ * bytes (those a one-time key taken here will produce) against the reseed
+ * bound.
+ */
+static void kchacha_rng_take(struct kchacha_rng *rng, u8 *dst,
+			     unsigned int len, unsigned int extra)
+{
+	struct kchacha_rng_cpu *c;
+	unsigned long flags;
+
+	c = rng->fixed ? per_cpu_ptr(rng->cpus, 0) : raw_cpu_ptr(rng->cpus);
+	spin_lock_irqsave(&c->lock, flags);
+	if (unlikely(c->busy)) {
+		spin_unlock_irqrestore(&c->lock, flags);
+		kchacha_rng_fallback(rng, dst, len);
+		return;
+	}
+	if (unlikely(c->generation != READ_ONCE(rng->generation)))
+		kchacha_rng_rekey(rng, c);
+	for (;;) {
+		unsigned int n = min_t(unsigned int, len,
+				       KCHACHA_RNG_BATCH - c->pos);
+
+		kchacha_rng_move(dst, c->buf + c->pos, n);
+		c->pos += n;
+		dst += n;
+		len -= n;
+		if (!len)
+			break;
+
+		/* empty: refill with interrupts on, the batch marked busy */
+		c->busy = true;
+		spin_unlock_irqrestore(&c->lock, flags);
+		kchacha_rng_refill(rng, c);
+		spin_lock_irqsave(&c->lock, flags);
+		c->pos = KCHACHA_KEY_SIZE;
+		c->busy = false;
+	}
+	c->out += extra;
+	spin_unlock_irqrestore(&c->lock, flags);
 }
 
 /*
@@ -432,7 +484,7 @@ static int kchacha_rng_init(struct kchacha_rng *rng,
 	rng->reseed_bytes = fixed ? KCHACHA_RNG_FIXED_RESEED_BYTES :
 			    KCHACHA_RNG_RESEED_BYTES;
 	spin_lock_init(&rng->lock);
-	rng->cpus = alloc_percpu(struct kchacha_rng_cpu);
+	rng->cpus = alloc_percpu_gfp(struct kchacha_rng_cpu, GFP_KERNEL_ACCOUNT);
 	if (!rng->cpus)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
@@ -597,8 +649,8 @@ static const struct {
 
 /* The HChaCha20 cascade of the script's output under the zero key. */
 static const u8 kchacha_rng_kat_digest[32] =
-	"\xe5\x9b\x69\x42\xbf\xc9\xf7\xaf\x0b\x84\x6d\x8b\xff\xb5\x56\xff"
-	"\xad\x97\xa6\x11\x62\x1e\xeb\x74\x46\x31\xf7\x6b\xd6\xb5\xd5\xb2";
+	"\x2e\x15\x9e\xb9\xb8\x80\xaa\xe9\xb0\xff\x6e\x68\xc3\x78\x16\xa4"
+	"\x90\xb8\xb6\x31\x61\x06\x45\x0e\x89\x35\x5a\x3d\xbe\x4b\xce\x4f";
 
 static int kchacha_rng_run_script(const struct kchacha_impl *impl, u8 *out,
 				  const u8 *input)

@@ -21,6 +21,7 @@
 unsigned long kchacha_shim_jiffies_now;
 unsigned long kchacha_shim_jiffies_offset;
 unsigned long kchacha_shim_random_calls;
+void (*kchacha_shim_random_hook)(void);
 unsigned long kchacha_shim_dirty_frees;
 int kchacha_shim_force_cpu = -1;
 struct kchacha_shim_region kchacha_shim_percpu[KCHACHA_SHIM_MAX_PERCPU];
@@ -28,8 +29,12 @@ static pthread_mutex_t kchacha_shim_percpu_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void get_random_bytes(void *buf, size_t len)
 {
+	void (*hook)(void) = __atomic_exchange_n(&kchacha_shim_random_hook, NULL,
+						__ATOMIC_ACQ_REL);
 	unsigned char *p = buf;
 
+	if (hook)
+		hook();
 	__atomic_fetch_add(&kchacha_shim_random_calls, 1, __ATOMIC_RELAXED);
 	while (len) {
 		ssize_t n = getrandom(p, len, 0);

@@ -56,6 +56,7 @@ static inline unsigned int kchacha_shim_cpu(void)
 
 #define nr_cpu_ids		kchacha_shim_ncpus
 #define alloc_percpu(type)	((type *)kchacha_shim_alloc_percpu(sizeof(type)))
+#define alloc_percpu_gfp(type, gfp)	alloc_percpu(type)
 #define free_percpu(p)		kchacha_shim_free_percpu(p)
 #define per_cpu_ptr(p, cpu)						\
 	((__typeof__(p))((char *)(p) +					\

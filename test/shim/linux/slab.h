@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #define GFP_KERNEL		0
 #define GFP_ATOMIC		0
+#define GFP_KERNEL_ACCOUNT	0
 #define kmalloc(n, gfp)		malloc(n)
 #define kzalloc(n, gfp)		calloc(1, n)
 #define kfree(p)		free(p)
