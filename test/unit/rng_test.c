@@ -46,7 +46,7 @@
 #define DOM_ADDTL	0x6c646461
 #define DOM_KAT		0x2074616b
 
-static unsigned int passed, failed;
+static unsigned int passed, failed, skipped;
 
 static void check(bool ok, const char *impl, const char *what)
 {
@@ -801,6 +801,13 @@ static void test_stats(const struct kchacha_impl *impl, struct rng_alg *alg)
 	check(chi > 161 && chi < 377, impl->name,
 	      "byte chi-square within [161, 377]");
 
+	if (system("command -v rngtest >/dev/null 2>&1")) {
+		printf("SKIP %s: rngtest FIPS 140-2: rngtest is not installed (apt-get install rng-tools5)\n",
+		       impl->name);
+		skipped++;
+		free(buf);
+		return;
+	}
 	log = strdup("/tmp/kchacha-rngtest-XXXXXX");
 	close(mkstemp(log));
 	snprintf(cmd, sizeof(cmd), "rngtest -c %d >%s 2>&1", FIPS_BLOCKS, log);
@@ -818,12 +825,8 @@ static void test_stats(const struct kchacha_impl *impl, struct rng_alg *alg)
 		fclose(f);
 	unlink(log);
 	free(log);
-	if (ok_blocks < 0) {
-		printf("rngtest did not run: apt-get install rng-tools5\n");
-	} else {
-		printf("%s: rngtest FIPS 140-2 over 64 MiB: %ld blocks passed, %ld failed\n",
-		       impl->name, ok_blocks, bad_blocks);
-	}
+	printf("%s: rngtest FIPS 140-2 over 64 MiB: %ld blocks passed, %ld failed\n",
+	       impl->name, ok_blocks, bad_blocks);
 	check(ok_blocks + bad_blocks == FIPS_BLOCKS &&
 	      bad_blocks <= FIPS_BLOCKS / 400, impl->name,
 	      "rngtest FIPS 140-2: failures within 0.25% of blocks");
@@ -872,6 +875,7 @@ int main(void)
 	check(kchacha_shim_dirty_frees == 0, "all",
 	      "every instance and sub-generator wiped when freed");
 
-	printf("rng: %u passed, %u failed\n", passed, failed);
+	printf("rng: %u passed, %u failed, %u skipped\n", passed, failed,
+	       skipped);
 	return failed ? 1 : 0;
 }
