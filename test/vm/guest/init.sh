@@ -32,6 +32,17 @@ run() {
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then no "$* exited $rc"; fi
 }
 klog_clear() { dmesg -c >> /tmp/klog; }
+# "priority selftest" of a driver in /proc/crypto
+proc_of() {
+	awk -v d="$1" '/^driver/ { c = $3 } c == d && /^priority/ { p = $3 }
+		c == d && /^selftest/ { print p, $3; exit }' /proc/crypto
+}
+# the stdrng crypto_get_default_rng() would get: the highest priority
+top_stdrng() {
+	awk '/^name/ { n = $3 } /^driver/ { d = $3 } /^priority/ { p = $3 }
+		/^selftest/ && n == "stdrng" && $3 == "passed" && p > m { m = p; t = d }
+		END { print t }' /proc/crypto
+}
 kc_loaded() { grep -q -- '-kchacha-' /proc/crypto; }
 
 expect=$(sed -n 's/.* kc\.expect=\([^ ]*\).*/\1/p' /proc/cmdline)
@@ -73,13 +84,47 @@ load_intree
 # 1. load, /proc/crypto, differential and bad-input tests of every driver
 check insmod /kchacha.ko
 run kctest proc "$expect"
+ndrivers=$(grep -c '^driver *: .*-kchacha-' /proc/crypto)
 for impl in $impls; do
 	for alg in chacha20 xchacha20 xchacha12; do
 		run kctest diff $alg-kchacha-$impl $alg-generic
 		run kctest bad $alg-kchacha-$impl $alg-generic
 	done
 done
-[ -x /extra-tests.sh ] && . /extra-tests.sh
+
+# 1b. the rngs: one per implementation, tested, ranked 150 + level: below
+#     the kernel's DRBG unless rng_prefer=1 puts them at 300 + level
+level=0
+for impl in $impls; do
+	d=chacha20rng-kchacha-$impl
+	got=$(proc_of $d)
+	[ "$got" = "$((150 + level)) passed" ] &&
+		ok "/proc/crypto: $d priority $((150 + level)), selftest passed" ||
+		no "/proc/crypto: $d priority $((150 + level)), selftest passed (got: $got)"
+	run rngtest $d
+	kcapi-rng -n $d -b 4096 > /tmp/r1 && kcapi-rng -n $d -b 4096 > /tmp/r2
+	[ "$(wc -c < /tmp/r1)" = 4096 ] && ! cmp -s /tmp/r1 /tmp/r2 &&
+		ok "kcapi-rng -n $d: 4096 bytes, a second call differs" ||
+		no "kcapi-rng -n $d: 4096 bytes, a second call differs"
+	level=$((level + 1))
+done
+default=$(top_stdrng)
+case $default in
+drbg_*) ok "default stdrng still the kernel's DRBG ($default)" ;;
+*) no "default stdrng still the kernel's DRBG (got $default)" ;;
+esac
+rmmod kchacha
+if insmod /kchacha.ko rng_prefer=1; then
+	default=$(top_stdrng)
+	[ "$default" = chacha20rng-kchacha-$top ] &&
+	[ "$(proc_of $default)" = "$((300 + level - 1)) passed" ] &&
+		ok "rng_prefer=1: default stdrng is $default, priority $((300 + level - 1))" ||
+		no "rng_prefer=1: default stdrng is chacha20rng-kchacha-$top (got $default $(proc_of "$default"))"
+	rmmod kchacha
+else
+	no "insmod rng_prefer=1"
+fi
+check insmod /kchacha.ko
 
 # 2. kcapi-enc against `openssl enc -chacha20` computed on the host
 iv=$(cat /data/iv.hex)
@@ -108,12 +153,23 @@ else
 fi
 
 # 4. rmmod refused while a socket is bound, allowed after it closes
-kctest hold chacha20-kchacha-$top 60 > /tmp/hold &
-holder=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do grep -q bound /tmp/hold && break; sleep 1; done
-if rmmod kchacha 2>/dev/null; then no "rmmod refused while bound"; else ok "rmmod refused while bound"; fi
-kill $holder
-wait $holder 2>/dev/null
+for holder in "kctest hold chacha20-kchacha-$top" \
+	      "rngtest hold chacha20rng-kchacha-$top"; do
+	$holder 60 > /tmp/hold &
+	pid=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q "bound\|holding" /tmp/hold && break
+		sleep 1
+	done
+	if rmmod kchacha 2>/dev/null; then
+		no "rmmod refused while bound ($holder)"
+		insmod /kchacha.ko
+	else
+		ok "rmmod refused while bound ($holder)"
+	fi
+	kill $pid
+	wait $pid 2>/dev/null
+done
 check rmmod kchacha
 if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
 
@@ -165,8 +221,7 @@ else
 fi
 
 # 7. a failing registration unwinds everything registered before it
-n=$(($(echo "$impls" | wc -l) * $(cat /data/drivers-per-impl)))
-for i in $(seq 1 "$n"); do
+for i in $(seq 1 "$ndrivers"); do
 	if insmod /kchacha.ko fail_register=$i 2>/dev/null; then
 		no "fail_register=$i fails the load"
 		rmmod kchacha
