@@ -18,10 +18,13 @@ kdir-check:
 		exit 1; \
 	fi
 
+# Into /lib/modules/<release>/updates, which depmod ranks above the
+# kernel's own modules.
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
-		$$($(MAKE) -s -C $(KDIR) kernelrelease)
+		$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+			$(KDIR)/include/generated/utsrelease.h)
 
 clean:
 	@if [ -f "$(KDIR)/Makefile" ]; then \
