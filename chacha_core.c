@@ -44,11 +44,13 @@
 /*
  * simd_min of the x86 entries: one block goes to the C core.  A single
  * block in a vector register is bound by the latency of its serial
- * quarter rounds and gains some 60-70 ns on the C core (user space, EPYC
- * Zen 3), well under the kernel's save and restore of the user FPU state
- * around the first SIMD section of an entry (about 230 ns for an
- * XSAVEC/XRSTOR pair here).  Two blocks take the SIMD code the same time
- * as one, so from 65 bytes on it wins, by far from three blocks on.  The
+ * quarter rounds and gains only some 10-30 ns on the C core (user space,
+ * EPYC Zen 3), far under the kernel's save and restore of the user FPU
+ * state around the first SIMD section of an entry (about 230 ns for an
+ * XSAVEC/XRSTOR pair here).  Two blocks take the SIMD code little more
+ * time than one, so from 65 bytes on it wins where the FPU state is
+ * already saved; where its first section pays for the save, the C core
+ * stays some 50 ns ahead at two blocks and falls behind from three.  The
  * in-tree x86 glue draws the same line.
  */
 #define KCHACHA_X86_SIMD_MIN	(KCHACHA_BLOCK_SIZE + 1)
