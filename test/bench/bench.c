@@ -746,10 +746,10 @@ static void rng_targets(void)
 		r16 = median_at(rng, impl, 16);
 		r4k = median_at(rng, impl, 4096);
 		ks = median_at(cipher, name, 4096);
-		printf("%-20s %8.1f (%-4s) %14.2f (%-4s)\n", impl,
+		printf("%-20s %8.1f (%-7s) %14.2f (%-7s)\n", impl,
 		       gr > 0 ? r16 / gr : 0, gr > 0 && r16 >= 100 * gr ?
-		       "met" : "not", ks > 0 ? r4k / ks : 0,
-		       ks > 0 && r4k >= 0.8 * ks ? "met" : "not");
+		       "met" : "not met", ks > 0 ? r4k / ks : 0,
+		       ks > 0 && r4k >= 0.8 * ks ? "met" : "not met");
 	}
 }
 
