@@ -85,6 +85,10 @@ load_intree
 check insmod /kchacha.ko
 run kctest proc "$expect"
 ndrivers=$(grep -c '^driver *: .*-kchacha-' /proc/crypto)
+for p in max_isa rng_prefer selftest_fail fail_register; do
+	f=/sys/module/kchacha/parameters/$p
+	[ -r $f ] && ok "$f reads '$(cat $f)'" || no "$f readable"
+done
 for impl in $impls; do
 	for alg in chacha20 xchacha20 xchacha12; do
 		run kctest diff $alg-kchacha-$impl $alg-generic
