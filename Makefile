@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # kchacha: `make` builds kchacha.ko against KDIR; `make check` runs every
-# test (user space and QEMU); `make demo` shows the module in a VM;
+# test (user space and QEMU); `make check-debug` the same on a debug
+# kernel; `make demo` shows the module in a VM;
 # `make bench` measures it against OpenSSL, libsodium and libgcrypt.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -50,3 +51,10 @@ bench:
 	BUILD=$(BUILD) test/bench/run $(BENCH_ARGS)
 
 .PHONY: bench
+
+# QEMU on a KASAN/kmemleak/lockdep/UBSAN kernel built (once) from Debian's
+# linux-source-6.1, with the crypto manager's extra self-tests
+check-debug:
+	BUILD=$(BUILD) test/debug/run
+
+.PHONY: check-debug

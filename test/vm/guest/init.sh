@@ -49,6 +49,9 @@ expect=$(sed -n 's/.* kc\.expect=\([^ ]*\).*/\1/p' /proc/cmdline)
 impls=$(echo "$expect" | tr ',' '\n' | cut -d: -f1)
 top=$(echo "$impls" | tail -n 1)
 echo "kctest: $(uname -r), expecting $expect"
+# the debug kernel of `make check-debug`: the extra checks of debug.sh
+debug=
+grep -q ' kc.debug=1' /proc/cmdline && debug=1 && . /debug.sh && debug_begin
 
 load_intree() {
 	for m in $(cat /modules/order); do
@@ -71,6 +74,8 @@ else
 	no "AF_ALG bind to chacha20-kchacha-$top loads kchacha"
 fi
 rmmod kchacha 2>/dev/null
+# the debug kernel's extra self-tests loaded chacha_generic to compare with
+rmmod chacha_generic libchacha 2>/dev/null
 if kctest hold xchacha12 0 >/dev/null && lsmod | grep -q '^kchacha '; then
 	ok "AF_ALG bind to xchacha12 loaded kchacha (no insmod)"
 else
@@ -242,6 +247,8 @@ for i in $(seq 1 20); do
 	insmod /kchacha.ko && rmmod kchacha && cycles=$((cycles + 1))
 done
 [ $cycles = 20 ] && ok "20 load/unload cycles" || no "20 load/unload cycles ($cycles)"
+
+[ -n "$debug" ] && debug_end
 
 # 9. a clean log
 klog_clear
