@@ -113,7 +113,7 @@ const struct kchacha_impl kchacha_impls[] = {
 	{
 		.name = "avx512",
 		.priority = 330,
-		.walksize = 16 * KCHACHA_BLOCK_SIZE,
+		.walksize = 8 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_X86_SIMD_MIN,
 		.batch = 16,
 		.cpu_ok = kchacha_avx512_ok,

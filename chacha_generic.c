@@ -17,8 +17,8 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
+#include "kchacha_compat.h"
 #include "kchacha.h"
 
 static __always_inline void kchacha_qr(u32 *a, u32 *b, u32 *c, u32 *d)

@@ -14,8 +14,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
+#include "kchacha_compat.h"
 #include "kchacha.h"
 
 /**

@@ -88,8 +88,8 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
+#include "kchacha_compat.h"
 #include "kchacha.h"
 
 /* Bytes of keystream per refill: the next key, then the output buffer. */

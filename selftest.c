@@ -9,8 +9,8 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
+#include "kchacha_compat.h"
 #include "kchacha.h"
 
 struct kchacha_vec {
