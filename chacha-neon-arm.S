@@ -246,7 +246,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	mov		sp, ip
 	mov		r8, ip			/* the slot, at offset 0 */
 	mov		r6, #64
-	adr		r7, .Lrot8_idx
+	ldr		r7, =.Lrot8_idx
 	ldr		r10, [r0, #48]		/* the first block's counter */
 
 .Lpass:
@@ -331,6 +331,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 .Lout:
 	pop		{r4-r10, lr}
 	bx		lr
+	.ltorg
 SYM_FUNC_END(kchacha_neon_xor)
 
 /**
@@ -349,7 +350,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_hchacha)
 	bic		ip, ip, #15
 	mov		sp, ip
 	mov		r8, ip
-	adr		r3, .Lrot8_idx
+	ldr		r3, =.Lrot8_idx
 
 	mov		ip, r0
 	vld1.32		{d0[], d1[]}, [ip]!
@@ -387,6 +388,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_hchacha)
 	mov		sp, r9
 	pop		{r8, r9}
 	bx		lr
+	.ltorg
 SYM_FUNC_END(kchacha_neon_hchacha)
 
 #endif /* CONFIG_CPU_LITTLE_ENDIAN */
