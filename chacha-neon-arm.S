@@ -170,8 +170,7 @@
 	vst1.32		{q10-q11}, [ip, :128]
 
 	/* x12-x15: the counters and the broadcast words 13-15 */
-	sub		ip, r7, #16
-	vld1.32		{q9}, [ip, :128]
+	vld1.32		{q9}, [lr, :128]
 	vdup.32		q8, r10
 	vadd.i32	q8, q8, q9
 	add		ip, r0, #52
@@ -185,9 +184,9 @@
 	transpose	q12, q13, q14, q15, d25, d27, d28, d30
 	out4		\full, 48, q12, q13, q14, q15
 
-	/* x0-x3 and x4-x7: a row of the state added to each block */
+	/* x0-x3 and x4-x7: a row of the state (rows 0-2 in q12-q14) added */
 	transpose	q0, q1, q2, q3, d1, d3, d4, d6
-	vld1.32		{q12-q13}, [r0]
+	vldm		r0, {d24-d29}
 	vadd.i32	q0, q0, q12
 	vadd.i32	q1, q1, q12
 	vadd.i32	q2, q2, q12
@@ -201,22 +200,19 @@
 	out4		\full, 16, q4, q5, q6, q7
 
 	/* x8-x11 from the stack */
-	add		ip, sp, #SLOT
-	vld1.32		{q0-q1}, [ip, :128]!
+	add		ip, r8, #32
+	vld1.32		{q0-q1}, [r8, :128]
 	vld1.32		{q2-q3}, [ip, :128]
 	transpose	q0, q1, q2, q3, d1, d3, d4, d6
-	add		ip, r0, #32
-	vld1.32		{q12}, [ip]
-	vadd.i32	q0, q0, q12
-	vadd.i32	q1, q1, q12
-	vadd.i32	q2, q2, q12
-	vadd.i32	q3, q3, q12
+	vadd.i32	q0, q0, q14
+	vadd.i32	q1, q1, q14
+	vadd.i32	q2, q2, q14
+	vadd.i32	q3, q3, q14
 	out4		\full, 32, q0, q1, q2, q3
 .endm
 
-/* the lane offsets of the counters, and vtbl indices that rotate each
- * 32-bit lane left by 8 bits; kchacha_neon_xor() finds the first 16 bytes
- * before the second */
+/* the lane offsets of the counters; vtbl indices that rotate each 32-bit
+ * lane left by 8 bits */
 	.align	4
 .Lctr_inc:
 	.word	0, 1, 2, 3
@@ -247,6 +243,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	mov		r8, ip			/* the slot, at offset 0 */
 	mov		r6, #64
 	ldr		r7, =.Lrot8_idx
+	ldr		lr, =.Lctr_inc
 	ldr		r10, [r0, #48]		/* the first block's counter */
 
 .Lpass:
@@ -263,8 +260,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	vld1.32		{d18[], d19[]}, [ip]!
 	vld1.32		{d20[], d21[]}, [ip]!
 	vld1.32		{d22[], d23[]}, [ip]!
-	sub		r5, r7, #16
-	vld1.32		{q13}, [r5, :128]
+	vld1.32		{q13}, [lr, :128]
 	vdup.32		q12, r10
 	vadd.i32	q12, q12, q13
 	add		ip, ip, #4
