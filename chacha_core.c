@@ -85,6 +85,16 @@ static bool kchacha_neon_ok(void)
 }
 #endif
 
+#if defined(CONFIG_ARM) && defined(CONFIG_KERNEL_MODE_NEON) && \
+	defined(CONFIG_CPU_LITTLE_ENDIAN)
+#define KCHACHA_ARM_NEON 1
+/* See README.md, "32-bit ARM": no rule against any NEON core. */
+static bool kchacha_neon_ok(void)
+{
+	return cpu_has_neon();
+}
+#endif
+
 const struct kchacha_impl kchacha_impls[] = {
 	GENERIC_IMPL,
 #ifdef CONFIG_X86_64
@@ -130,6 +140,20 @@ const struct kchacha_impl kchacha_impls[] = {
 		.walksize = 5 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_BLOCK_SIZE + 1,
 		.batch = 5,
+		.cpu_ok = kchacha_neon_ok,
+		.xor = kchacha_neon_xor,
+		.hchacha = kchacha_neon_hchacha,
+		.simd = true,
+	},
+#endif
+#ifdef KCHACHA_ARM_NEON
+	{
+		/* four NEON blocks per pass */
+		.name = "neon",
+		.priority = 310,
+		.walksize = 4 * KCHACHA_BLOCK_SIZE,
+		.simd_min = KCHACHA_BLOCK_SIZE + 1,
+		.batch = 4,
 		.cpu_ok = kchacha_neon_ok,
 		.xor = kchacha_neon_xor,
 		.hchacha = kchacha_neon_hchacha,

@@ -5,7 +5,8 @@
  * dispatcher against an independent reference (ref.h) over every length
  * 0..4096, random lengths up to 1 MiB, every src/dst misalignment 0..63,
  * in place and out of place, counters crossing 2^32, 20, 12 and 8 rounds,
- * buffers against guard pages, HChaCha and XChaCha.
+ * buffers against guard pages, HChaCha and XChaCha; and against the C core,
+ * every length 0..2100 and byte by byte.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -170,6 +171,67 @@ static void test_guards(const struct kchacha_impl *impl)
 	munmap(d - page, size + 2 * page);
 }
 
+/* One call of @impl's xor on a copy of @state, in a SIMD section if SIMD */
+static void raw_xor(const struct kchacha_impl *impl, const u32 *state,
+		    u8 *dst, const u8 *src, size_t len, int rounds)
+{
+	u32 st[16];
+
+	memcpy(st, state, sizeof(st));
+	if (impl->simd)
+		kchacha_simd_xor(impl, st, dst, src, len, rounds);
+	else
+		impl->xor(st, dst, src, len, rounds);
+}
+
+/*
+ * Against the C core: every length 0..2100 (a counter that wraps inside),
+ * and byte by byte, as libgcrypt's self-test checks its cipher: each byte
+ * of a 2100-byte stream from a call of its own that ends on that byte
+ * must equal the same byte of the whole-buffer run.
+ */
+static void test_vs_generic(const struct kchacha_impl *impl)
+{
+	const size_t n = 2100;
+	u32 w[8], state[16], st[16];
+	u8 key[32], iv[16], one[65];
+	bool ok = true;
+	size_t len, i;
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_init_state(state, w, iv);
+	for (len = 0; len <= n; len++) {
+		u8 *src = src_buf + len % 16, *dst = dst_buf + (len * 3) % 16;
+
+		state[12] = 0xffffffff - len % 40;
+		fill(src, len + 1);
+		memcpy(st, state, sizeof(st));
+		kchacha_generic_xor(st, ref_buf, src, len, 20);
+		dst[len] = 0x5a;
+		raw_xor(impl, state, dst, src, len, 20);
+		ok &= !memcmp(dst, ref_buf, len) && dst[len] == 0x5a;
+	}
+	check(ok, impl->name, "every length 0..2100 against the C core", len);
+
+	ok = true;
+	state[12] = 0xfffffff0;
+	fill(src_buf, n);
+	memcpy(st, state, sizeof(st));
+	kchacha_generic_xor(st, ref_buf, src_buf, n, 20);
+	for (i = 0; i < n; i++) {
+		size_t blk = i / 64, off = i % 64;
+
+		memcpy(st, state, sizeof(st));
+		st[12] += blk;
+		memset(one, 0x5a, sizeof(one));
+		raw_xor(impl, st, one, src_buf + 64 * blk, off + 1, 20);
+		ok &= one[off] == ref_buf[i] && one[off + 1] == 0x5a;
+	}
+	check(ok, impl->name, "byte by byte against the whole-buffer run", n);
+}
+
 static void test_impl(const struct kchacha_impl *impl)
 {
 	static const int rounds[] = { 20, 12 };
@@ -181,6 +243,7 @@ static void test_impl(const struct kchacha_impl *impl)
 	/* first: an access out of bounds elsewhere could corrupt the heap */
 	test_guards(impl);
 	check(kchacha_selftest(impl) == 0, impl->name, "module self-test", 0);
+	test_vs_generic(impl);
 
 	for (int r = 0; r < 2; r++) {
 		ok = true;

@@ -4,7 +4,11 @@
 #define _SHIM_LINUX_LINKAGE_H
 #ifdef __ASSEMBLER__
 /* user-space objects need no executable stack */
+#ifdef __arm__
+.pushsection ".note.GNU-stack", "", %progbits
+#else
 .pushsection ".note.GNU-stack", "", @progbits
+#endif
 .popsection
 #if defined(__x86_64__)
 #define SYM_FUNC_START(name)	.globl name; .type name, @function; \
