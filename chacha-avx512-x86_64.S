@@ -1,27 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kchacha: ChaCha keystream XOR for x86_64 with AVX-512F.
+ * kchacha: ChaCha keystream XOR for x86_64 with AVX-512 (F, VL, BW).
  *
  * kchacha_avx512_xor() follows kchacha_xor_fn (kchacha.h): any length, any
  * alignment, dst == src allowed, the state left alone, the block counter
  * wrapping modulo 2^32 in word 12 only.
  *
- * Whole 1024-byte passes run sixteen blocks "vertically": zmm register i
- * holds word i of sixteen consecutive blocks.  With 32 registers nothing is
- * spilled: zmm0-15 hold the state, zmm16 the sixteen counters, zmm17-24 are
- * scratch for the transpose.  Every rotation is one vprold; the original
- * state is added back straight from memory with embedded broadcasts.  (No
- * three-input boolean occurs in the quarter round or the output, every XOR
- * being followed by a rotate or a store, so vpternlogd would save nothing.)
- * The output is a 16x16 dword transpose: dword and qword interleaves inside
- * each 128-bit lane, then two rounds of 128-bit lane shuffles, leaving each
- * block in one register.
+ * Two forms, chosen by length in one place (.Lchoose below):
  *
- * What is left after the whole passes, less than 1024 bytes, is passed to
- * kchacha_avx2_xor() on a copy of the state with the counter advanced: its
- * eight-, four- and two-block forms and its partial-block handling are the
- * narrower forms here too (every AVX-512F CPU has AVX2), so the tail code
- * is the one the AVX2 tests exercise.
+ *  - whole 1024-byte passes run sixteen blocks "vertically": zmm register i
+ *    holds word i of sixteen consecutive blocks.  With 32 registers nothing
+ *    is spilled: zmm0-15 hold the state, zmm16 the sixteen counters,
+ *    zmm17-24 are scratch for the transpose.  Every rotation is one vprold;
+ *    the original state is added back straight from memory with embedded
+ *    broadcasts.  (No three-input boolean occurs in the quarter round or the
+ *    output, every XOR being followed by a rotate or a store, so vpternlogd
+ *    would save nothing.)  The output is a 16x16 dword transpose: dword and
+ *    qword interleaves inside each 128-bit lane, then two rounds of 128-bit
+ *    lane shuffles, leaving each block in one register;
+ *
+ *  - what is left, one to sixteen blocks the last of which may be partial,
+ *    runs "horizontally" in one to four chains: a chain is four zmm
+ *    registers, one state row each, one block per 128-bit lane, its
+ *    diagonals lined up by vpshufd.  The chains are independent, so the
+ *    out-of-order core overlaps their quarter rounds; a chain's rounds take
+ *    the latency of one block, and a 4x4 transpose of 128-bit lanes puts
+ *    each block in one register.  The last, partial block is read and
+ *    written through an opmask with one bit per byte (AVX512BW): nothing
+ *    past src + len is read or dst + len written, without a byte loop or a
+ *    copy on the stack.
+ *
+ * Nothing is kept on the stack.  zmm16-31, which vzeroupper leaves alone,
+ * hold only what the caller's next kernel_fpu_end() or return to user
+ * space overwrites, as with every other SIMD section of the kernel.
  */
 
 #include <linux/linkage.h>
@@ -34,8 +45,14 @@
 .align 4
 .Lsixteen:	.long	16
 
-/* Stack frame, 64-byte aligned: the state copy handed to the AVX2 code. */
-#define FRAME		64
+/* the horizontal forms: counter offsets of the four lanes, a chain's step */
+.section	.rodata.cst64.kchacha_avx512_hlanes, "aM", @progbits, 64
+.align 64
+.Lhlanes:	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
+
+.section	.rodata.cst64.kchacha_avx512_hstep, "aM", @progbits, 64
+.align 64
+.Lhstep:	.long	4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
 
 /* arguments */
 #define STATE		%rdi
@@ -149,6 +166,144 @@
 	out64		%zmm24, (\k + 12)
 .endm
 
+/* One quarter round on the rows of a horizontal chain. */
+.macro	hqr	a, b, c, d
+	vpaddd		\b, \a, \a
+	vpxord		\a, \d, \d
+	vprold		$16, \d, \d
+	vpaddd		\d, \c, \c
+	vpxord		\c, \b, \b
+	vprold		$12, \b, \b
+	vpaddd		\b, \a, \a
+	vpxord		\a, \d, \d
+	vprold		$8, \d, \d
+	vpaddd		\d, \c, \c
+	vpxord		\c, \b, \b
+	vprold		$7, \b, \b
+.endm
+
+/* Rotate rows b, c, d so that the diagonals line up as columns, and back. */
+.macro	hdiag	a, b, c, d
+	vpshufd		$0x39, \b, \b
+	vpshufd		$0x4e, \c, \c
+	vpshufd		$0x93, \d, \d
+.endm
+
+.macro	hundiag	a, b, c, d
+	vpshufd		$0x93, \b, \b
+	vpshufd		$0x4e, \c, \c
+	vpshufd		$0x39, \d, \d
+.endm
+
+/* \op on each of the first \n chains: chain k is zmm(4k)..zmm(4k + 3). */
+.macro	hchains	op, n
+	\op		%zmm0, %zmm1, %zmm2, %zmm3
+.if \n > 1
+	\op		%zmm4, %zmm5, %zmm6, %zmm7
+.endif
+.if \n > 2
+	\op		%zmm8, %zmm9, %zmm10, %zmm11
+.endif
+.if \n > 3
+	\op		%zmm12, %zmm13, %zmm14, %zmm15
+.endif
+.endm
+
+/*
+ * A chain's starting rows: rows 0-2 are the same in every chain, row 3
+ * (\ctr) holds the chain's four counters.
+ */
+.macro	hinit	a, b, c, d, ctr
+	vmovdqa64	%zmm16, \a
+	vmovdqa64	%zmm17, \b
+	vmovdqa64	%zmm18, \c
+	vmovdqa64	\ctr, \d
+.endm
+
+/* The feed-forward of a chain. */
+.macro	hadd	a, b, c, d, ctr
+	vpaddd		%zmm16, \a, \a
+	vpaddd		%zmm17, \b, \b
+	vpaddd		%zmm18, \c, \c
+	vpaddd		\ctr, \d, \d
+.endm
+
+/*
+ * 4x4 transpose of 128-bit lanes: on entry lane L of \a..\d holds rows 0-3
+ * of block L; on exit \a holds block 0, \b block 1, \c block 2, \d block 3.
+ */
+.macro	htranspose	a, b, c, d
+	vshufi32x4	$0x44, \b, \a, %zmm24
+	vshufi32x4	$0xee, \b, \a, %zmm25
+	vshufi32x4	$0x44, \d, \c, %zmm26
+	vshufi32x4	$0xee, \d, \c, %zmm27
+	vshufi32x4	$0x88, %zmm26, %zmm24, \a
+	vshufi32x4	$0xdd, %zmm26, %zmm24, \b
+	vshufi32x4	$0x88, %zmm27, %zmm25, \c
+	vshufi32x4	$0xdd, %zmm27, %zmm25, \d
+.endm
+
+/*
+ * The next block of keystream \ks XORed into dst: a whole block, or the
+ * LEN < 64 bytes left through the masked tail.  Done when LEN runs out.
+ */
+.macro	hput	ks
+	vmovdqa64	\ks, %zmm31
+	cmp		$64, LEN
+	jb		.Lhpartial
+	vpxord		(SRC), \ks, \ks
+	vmovdqu32	\ks, (DST)
+	add		$64, SRC
+	add		$64, DST
+	sub		$64, LEN
+	jz		.Ldone
+.endm
+
+/* A chain's four blocks, feed-forward to output. */
+.macro	hout	a, b, c, d, ctr
+	hadd		\a, \b, \c, \d, \ctr
+	htranspose	\a, \b, \c, \d
+	hput		\a
+	hput		\b
+	hput		\c
+	hput		\d
+.endm
+
+/* The horizontal form with \n chains, for up to 4 * \n blocks. */
+.macro	hform	n
+.Lh\n:
+	hinit		%zmm0, %zmm1, %zmm2, %zmm3, %zmm19
+.if \n > 1
+	hinit		%zmm4, %zmm5, %zmm6, %zmm7, %zmm20
+.endif
+.if \n > 2
+	hinit		%zmm8, %zmm9, %zmm10, %zmm11, %zmm21
+.endif
+.if \n > 3
+	hinit		%zmm12, %zmm13, %zmm14, %zmm15, %zmm22
+.endif
+	mov		ROUNDS, %eax
+.Lh\n\()_dround:
+	hchains		hqr, \n
+	hchains		hdiag, \n
+	hchains		hqr, \n
+	hchains		hundiag, \n
+	sub		$2, %eax
+	jnz		.Lh\n\()_dround
+
+	hout		%zmm0, %zmm1, %zmm2, %zmm3, %zmm19
+.if \n > 1
+	hout		%zmm4, %zmm5, %zmm6, %zmm7, %zmm20
+.endif
+.if \n > 2
+	hout		%zmm8, %zmm9, %zmm10, %zmm11, %zmm21
+.endif
+.if \n > 3
+	hout		%zmm12, %zmm13, %zmm14, %zmm15, %zmm22
+.endif
+	jmp		.Ldone
+.endm
+
 /*
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
@@ -156,15 +311,18 @@
 SYM_FUNC_START(kchacha_avx512_xor)
 	test		LEN32, LEN32
 	jz		.Lret
-	push		%rbp
-	mov		%rsp, %rbp
-	sub		$FRAME, %rsp
-	and		$~63, %rsp
 	mov		LEN32, LEN32
 	mov		48(STATE), CTR
 
+	/*
+	 * The choice of form, by the bytes left (measured on AMD Zen 4 and
+	 * estimated for Intel with llvm-mca; see the commit message):
+	 * sixteen vertical blocks while at least 1024 bytes are left, then
+	 * one horizontal pass of one to four chains for the rest.
+	 */
+.Lchoose:
 	cmp		$1024, LEN
-	jb		.Lrest
+	jb		.Lhoriz
 
 	vpbroadcastd	CTR, %zmm16
 	vpaddd		.Llanes(%rip), %zmm16, %zmm16
@@ -227,28 +385,52 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	add		$1024, SRC
 	add		$1024, DST
 	sub		$1024, LEN
+	jz		.Ldone
 	cmp		$1024, LEN
 	jae		.Lz16_pass
-	vzeroupper
 
-	/* the rest through the AVX2 code, from a state copy at CTR */
-.Lrest:
-	test		LEN, LEN
-	jz		.Ldone
-	vmovdqu		0x00(STATE), %ymm0
-	vmovdqu		0x20(STATE), %ymm1
-	vmovdqa		%ymm0, 0x00(%rsp)
-	vmovdqa		%ymm1, 0x20(%rsp)
-	mov		CTR, 0x30(%rsp)
-	mov		%rsp, %rdi
-	call		kchacha_avx2_xor
-	vpxor		%xmm0, %xmm0, %xmm0
-	vmovdqa		%ymm0, 0x00(%rsp)
-	vmovdqa		%ymm0, 0x20(%rsp)
+	/*
+	 * 1..1023 bytes left: rows 0-2 of the state in all four lanes of
+	 * zmm16-18, row 3 of chain k with the counters CTR + 4k + 0..3 in
+	 * zmm(19 + k); then one, two, three or four chains.
+	 */
+.Lhoriz:
+	vbroadcasti32x4	0x00(STATE), %zmm16
+	vbroadcasti32x4	0x10(STATE), %zmm17
+	vbroadcasti32x4	0x20(STATE), %zmm18
+	vmovdqu		0x30(STATE), %xmm3
+	vpinsrd		$0, CTR, %xmm3, %xmm3
+	vshufi32x4	$0, %zmm3, %zmm3, %zmm19
+	vpaddd		.Lhlanes(%rip), %zmm19, %zmm19
+	vmovdqa64	.Lhstep(%rip), %zmm23
+	vpaddd		%zmm23, %zmm19, %zmm20
+	vpaddd		%zmm23, %zmm20, %zmm21
+	vpaddd		%zmm23, %zmm21, %zmm22
+	cmp		$256, LEN
+	jbe		.Lh1
+	cmp		$512, LEN
+	jbe		.Lh2
+	cmp		$768, LEN
+	jbe		.Lh3
+	jmp		.Lh4
+
+	hform		1
+	hform		2
+	hform		3
+	hform		4
+
+	/* the last LEN (1..63) bytes, keystream in zmm31 */
+.Lhpartial:
+	mov		$-1, %rax
+	shl		%cl, %rax
+	not		%rax
+	kmovq		%rax, %k1
+	vmovdqu8	(SRC), %zmm30{%k1}{z}
+	vpxord		%zmm30, %zmm31, %zmm31
+	vmovdqu8	%zmm31, (DST){%k1}
 
 .Ldone:
 	vzeroupper
-	leave
 .Lret:
 	RET
 SYM_FUNC_END(kchacha_avx512_xor)
