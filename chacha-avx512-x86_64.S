@@ -22,7 +22,7 @@
  *  - what is left, one to sixteen blocks the last of which may be partial,
  *    runs "horizontally" in one to four chains: a chain is four zmm
  *    registers, one state row each, one block per 128-bit lane, its
- *    diagonals lined up by vpshufd.  The chains are independent, so the
+ *    diagonals lined up by vpshufd on rows 0, 2 and 3.  The chains are independent, so the
  *    out-of-order core overlaps their quarter rounds; a chain's rounds take
  *    the latency of one block, and a 4x4 transpose of 128-bit lanes puts
  *    each block in one register.  The last, partial block is read and
@@ -182,17 +182,23 @@
 	vprold		$7, \b, \b
 .endm
 
-/* Rotate rows b, c, d so that the diagonals line up as columns, and back. */
+/*
+ * Line the diagonals up as columns, and back: rows a, c and d move, by
+ * one word down, one up and two, so that b, whose last rotate ends a
+ * quarter round and which the next one needs first, goes straight on; the
+ * other rows were final several steps before and shuffle off the critical
+ * path.
+ */
 .macro	hdiag	a, b, c, d
-	vpshufd		$0x39, \b, \b
-	vpshufd		$0x4e, \c, \c
-	vpshufd		$0x93, \d, \d
+	vpshufd		$0x93, \a, \a
+	vpshufd		$0x39, \c, \c
+	vpshufd		$0x4e, \d, \d
 .endm
 
 .macro	hundiag	a, b, c, d
-	vpshufd		$0x93, \b, \b
-	vpshufd		$0x4e, \c, \c
-	vpshufd		$0x39, \d, \d
+	vpshufd		$0x39, \a, \a
+	vpshufd		$0x93, \c, \c
+	vpshufd		$0x4e, \d, \d
 .endm
 
 /* \op on each of the first \n chains: chain k is zmm(4k)..zmm(4k + 3). */
