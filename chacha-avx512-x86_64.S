@@ -275,9 +275,30 @@
 	hput		\d
 .endm
 
-/* The horizontal form with \n chains, for up to 4 * \n blocks. */
+/*
+ * The horizontal form with \n chains, for up to 4 * \n blocks: rows 0-2 of
+ * the state in all four lanes of zmm16-18, row 3 of chain k with the
+ * counters CTR + 4k + 0..3 in zmm(19 + k).
+ */
 .macro	hform	n
 .Lh\n:
+	vbroadcasti32x4	0x00(STATE), %zmm16
+	vbroadcasti32x4	0x10(STATE), %zmm17
+	vbroadcasti32x4	0x20(STATE), %zmm18
+	vmovdqu		0x30(STATE), %xmm3
+	vpinsrd		$0, CTR, %xmm3, %xmm3
+	vshufi32x4	$0, %zmm3, %zmm3, %zmm19
+	vpaddd		.Lhlanes(%rip), %zmm19, %zmm19
+.if \n > 1
+	vmovdqa64	.Lhstep(%rip), %zmm23
+	vpaddd		%zmm23, %zmm19, %zmm20
+.endif
+.if \n > 2
+	vpaddd		%zmm23, %zmm20, %zmm21
+.endif
+.if \n > 3
+	vpaddd		%zmm23, %zmm21, %zmm22
+.endif
 	hinit		%zmm0, %zmm1, %zmm2, %zmm3, %zmm19
 .if \n > 1
 	hinit		%zmm4, %zmm5, %zmm6, %zmm7, %zmm20
@@ -311,6 +332,18 @@
 .endm
 
 /*
+ * The eight-block form's output: lane L of ymm \a, \b, \c, \d holds
+ * words 0-3, 4-7, 8-11, 12-15 of block 4L + k; on exit zmm \a holds block
+ * k, zmm \b block k + 4.
+ */
+.macro	y8gather	a, b, c, d
+	vinserti64x4	$1, %ymm\b, %zmm\a, %zmm24
+	vinserti64x4	$1, %ymm\d, %zmm\c, %zmm25
+	vshufi32x4	$0x88, %zmm25, %zmm24, %zmm\a
+	vshufi32x4	$0xdd, %zmm25, %zmm24, %zmm\b
+.endm
+
+/*
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
  */
@@ -321,18 +354,31 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	mov		48(STATE), CTR
 
 	/*
-	 * The choice of form, by the bytes left (measured on AMD Zen 4 and
-	 * estimated for Intel with llvm-mca; see the commit message):
-	 * sixteen vertical blocks while at least 1024 bytes are left, then
-	 * one horizontal pass of one to four chains for the rest.
+	 * The form for the LEN bytes left, the one place that chooses
+	 * (measured on AMD Zen 4, estimated for Intel with llvm-mca):
+	 *
+	 *	   1 ..  256 bytes: one horizontal chain, four blocks in zmm;
+	 *	 257 ..  512 bytes: eight vertical blocks in ymm;
+	 *	 513 ..  768 bytes: three horizontal chains, twelve blocks;
+	 *	 769 and up:	    sixteen vertical blocks in zmm, repeated
+	 *			    while 1024 bytes or more are left.
+	 *
+	 * One chain is bound by the latency of its rounds; the vertical
+	 * forms do a quarter less work per block than the horizontal ones
+	 * (no diagonal shuffles), which wins once a horizontal form needs
+	 * more than one chain, except at 9..12 blocks, where twelve
+	 * horizontal blocks beat sixteen vertical ones.
 	 */
 .Lchoose:
-	cmp		$1024, LEN
-	jb		.Lhoriz
+	cmp		$256, LEN
+	jbe		.Lh1
+	cmp		$512, LEN
+	jbe		.Ly8
+	cmp		$768, LEN
+	jbe		.Lh3
 
 	vpbroadcastd	CTR, %zmm16
 	vpaddd		.Llanes(%rip), %zmm16, %zmm16
-
 .Lz16_pass:
 	vpbroadcastd	0x00(STATE), %zmm0
 	vpbroadcastd	0x04(STATE), %zmm1
@@ -381,6 +427,8 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	interleave4	%zmm4, %zmm5, %zmm6, %zmm7, %zmm17, %zmm18
 	interleave4	%zmm8, %zmm9, %zmm10, %zmm11, %zmm17, %zmm18
 	interleave4	%zmm12, %zmm13, %zmm14, %zmm15, %zmm17, %zmm18
+	cmp		$1024, LEN
+	jb		.Lz16_last
 	gather4		0, %zmm2, %zmm6, %zmm10, %zmm14
 	gather4		1, %zmm3, %zmm7, %zmm11, %zmm15
 	gather4		2, %zmm0, %zmm4, %zmm8, %zmm12
@@ -394,36 +442,105 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	jz		.Ldone
 	cmp		$1024, LEN
 	jae		.Lz16_pass
+	jmp		.Lchoose
 
 	/*
-	 * 1..1023 bytes left: rows 0-2 of the state in all four lanes of
-	 * zmm16-18, row 3 of chain k with the counters CTR + 4k + 0..3 in
-	 * zmm(19 + k); then one, two, three or four chains.
+	 * A last pass that ends inside its sixteen blocks: each block in one
+	 * register, then put out in order up to LEN.
 	 */
-.Lhoriz:
-	vbroadcasti32x4	0x00(STATE), %zmm16
-	vbroadcasti32x4	0x10(STATE), %zmm17
-	vbroadcasti32x4	0x20(STATE), %zmm18
-	vmovdqu		0x30(STATE), %xmm3
-	vpinsrd		$0, CTR, %xmm3, %xmm3
-	vshufi32x4	$0, %zmm3, %zmm3, %zmm19
-	vpaddd		.Lhlanes(%rip), %zmm19, %zmm19
-	vmovdqa64	.Lhstep(%rip), %zmm23
-	vpaddd		%zmm23, %zmm19, %zmm20
-	vpaddd		%zmm23, %zmm20, %zmm21
-	vpaddd		%zmm23, %zmm21, %zmm22
-	cmp		$256, LEN
-	jbe		.Lh1
-	cmp		$512, LEN
-	jbe		.Lh2
-	cmp		$768, LEN
-	jbe		.Lh3
-	jmp		.Lh4
+.Lz16_last:
+	htranspose	%zmm2, %zmm6, %zmm10, %zmm14
+	htranspose	%zmm3, %zmm7, %zmm11, %zmm15
+	htranspose	%zmm0, %zmm4, %zmm8, %zmm12
+	htranspose	%zmm1, %zmm5, %zmm9, %zmm13
+	hput		%zmm2
+	hput		%zmm3
+	hput		%zmm0
+	hput		%zmm1
+	hput		%zmm6
+	hput		%zmm7
+	hput		%zmm4
+	hput		%zmm5
+	hput		%zmm10
+	hput		%zmm11
+	hput		%zmm8
+	hput		%zmm9
+	hput		%zmm14
+	hput		%zmm15
+	hput		%zmm12
+	hput		%zmm13
+	jmp		.Ldone
+
+	/*
+	 * Eight blocks vertically in ymm0-15, as the sixteen in zmm; the
+	 * counters in ymm16.
+	 */
+.Ly8:
+	vpbroadcastd	CTR, %ymm16
+	vpaddd		.Llanes(%rip), %ymm16, %ymm16
+	vpbroadcastd	0x00(STATE), %ymm0
+	vpbroadcastd	0x04(STATE), %ymm1
+	vpbroadcastd	0x08(STATE), %ymm2
+	vpbroadcastd	0x0c(STATE), %ymm3
+	vpbroadcastd	0x10(STATE), %ymm4
+	vpbroadcastd	0x14(STATE), %ymm5
+	vpbroadcastd	0x18(STATE), %ymm6
+	vpbroadcastd	0x1c(STATE), %ymm7
+	vpbroadcastd	0x20(STATE), %ymm8
+	vpbroadcastd	0x24(STATE), %ymm9
+	vpbroadcastd	0x28(STATE), %ymm10
+	vpbroadcastd	0x2c(STATE), %ymm11
+	vmovdqa64	%ymm16, %ymm12
+	vpbroadcastd	0x34(STATE), %ymm13
+	vpbroadcastd	0x38(STATE), %ymm14
+	vpbroadcastd	0x3c(STATE), %ymm15
+	mov		ROUNDS, %eax
+
+.Ly8_dround:
+	qr4		%ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13, \
+			%ymm2, %ymm6, %ymm10, %ymm14, %ymm3, %ymm7, %ymm11, %ymm15
+	qr4		%ymm0, %ymm5, %ymm10, %ymm15, %ymm1, %ymm6, %ymm11, %ymm12, \
+			%ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14
+	sub		$2, %eax
+	jnz		.Ly8_dround
+
+	vpaddd		0x00(STATE){1to8}, %ymm0, %ymm0
+	vpaddd		0x04(STATE){1to8}, %ymm1, %ymm1
+	vpaddd		0x08(STATE){1to8}, %ymm2, %ymm2
+	vpaddd		0x0c(STATE){1to8}, %ymm3, %ymm3
+	vpaddd		0x10(STATE){1to8}, %ymm4, %ymm4
+	vpaddd		0x14(STATE){1to8}, %ymm5, %ymm5
+	vpaddd		0x18(STATE){1to8}, %ymm6, %ymm6
+	vpaddd		0x1c(STATE){1to8}, %ymm7, %ymm7
+	vpaddd		0x20(STATE){1to8}, %ymm8, %ymm8
+	vpaddd		0x24(STATE){1to8}, %ymm9, %ymm9
+	vpaddd		0x28(STATE){1to8}, %ymm10, %ymm10
+	vpaddd		0x2c(STATE){1to8}, %ymm11, %ymm11
+	vpaddd		%ymm16, %ymm12, %ymm12
+	vpaddd		0x34(STATE){1to8}, %ymm13, %ymm13
+	vpaddd		0x38(STATE){1to8}, %ymm14, %ymm14
+	vpaddd		0x3c(STATE){1to8}, %ymm15, %ymm15
+
+	interleave4	%ymm0, %ymm1, %ymm2, %ymm3, %ymm17, %ymm18
+	interleave4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm17, %ymm18
+	interleave4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm17, %ymm18
+	interleave4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm17, %ymm18
+	y8gather	2, 6, 10, 14
+	y8gather	3, 7, 11, 15
+	y8gather	0, 4, 8, 12
+	y8gather	1, 5, 9, 13
+	hput		%zmm2
+	hput		%zmm3
+	hput		%zmm0
+	hput		%zmm1
+	hput		%zmm6
+	hput		%zmm7
+	hput		%zmm4
+	hput		%zmm5
+	jmp		.Ldone
 
 	hform		1
-	hform		2
 	hform		3
-	hform		4
 
 	/* the last LEN (1..63) bytes, keystream in zmm31 */
 .Lhpartial:
