@@ -265,14 +265,24 @@
 	jz		.Ldone
 .endm
 
-/* A chain's four blocks, feed-forward to output. */
-.macro	hout	a, b, c, d, ctr
+/* The last block of a form: LEN is 1..64, the masked tail takes it. */
+.macro	hlast	ks
+	vmovdqa64	\ks, %zmm31
+	jmp		.Lhpartial
+.endm
+
+/* Chain \k's four blocks, feed-forward to output, of a form of \n chains. */
+.macro	hout	a, b, c, d, ctr, k, n
 	hadd		\a, \b, \c, \d, \ctr
 	htranspose	\a, \b, \c, \d
 	hput		\a
 	hput		\b
 	hput		\c
+.if \k == \n
+	hlast		\d
+.else
 	hput		\d
+.endif
 .endm
 
 /*
@@ -318,17 +328,16 @@
 	sub		$2, %eax
 	jnz		.Lh\n\()_dround
 
-	hout		%zmm0, %zmm1, %zmm2, %zmm3, %zmm19
+	hout		%zmm0, %zmm1, %zmm2, %zmm3, %zmm19, 1, \n
 .if \n > 1
-	hout		%zmm4, %zmm5, %zmm6, %zmm7, %zmm20
+	hout		%zmm4, %zmm5, %zmm6, %zmm7, %zmm20, 2, \n
 .endif
 .if \n > 2
-	hout		%zmm8, %zmm9, %zmm10, %zmm11, %zmm21
+	hout		%zmm8, %zmm9, %zmm10, %zmm11, %zmm21, 3, \n
 .endif
 .if \n > 3
-	hout		%zmm12, %zmm13, %zmm14, %zmm15, %zmm22
+	hout		%zmm12, %zmm13, %zmm14, %zmm15, %zmm22, 4, \n
 .endif
-	jmp		.Ldone
 .endm
 
 /*
@@ -468,8 +477,7 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	hput		%zmm14
 	hput		%zmm15
 	hput		%zmm12
-	hput		%zmm13
-	jmp		.Ldone
+	hlast		%zmm13
 
 	/*
 	 * Eight blocks vertically in ymm0-15, as the sixteen in zmm; the
@@ -536,17 +544,19 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	hput		%zmm6
 	hput		%zmm7
 	hput		%zmm4
-	hput		%zmm5
-	jmp		.Ldone
+	hlast		%zmm5
 
 	hform		1
 	hform		3
 
-	/* the last LEN (1..63) bytes, keystream in zmm31 */
+	/*
+	 * The last LEN (1..64) bytes, keystream in zmm31: the opmask has the
+	 * low LEN bits set, all ones shifted right by 64 - LEN (mod 64).
+	 */
 .Lhpartial:
 	mov		$-1, %rax
-	shl		%cl, %rax
-	not		%rax
+	neg		%ecx
+	shr		%cl, %rax
 	kmovq		%rax, %k1
 	vmovdqu8	(SRC), %zmm30{%k1}{z}
 	vpxord		%zmm30, %zmm31, %zmm31
