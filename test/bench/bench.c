@@ -14,9 +14,11 @@
  * 2.4.2 vector; a wrong row aborts the run), calibrates a batch size per
  * (row, size) cell, then runs R rounds; round r times one batch of every
  * cell, sizes outer, rows inner, so that every row sees the same machine
- * noise.  A cell's figure is the median over the rounds.  MB/s means
- * 10^6 bytes per second.  The machine is shared: compare ratios within one
- * run, not absolute figures across runs.
+ * noise.  A batch is timed on the thread's CPU-time clock, which stops
+ * while other processes have the CPU (-w: on the wall clock).  A cell's
+ * figure is the median over the rounds.  MB/s means 10^6 bytes per second
+ * of CPU time.  The machine is shared: compare ratios within one run, not
+ * absolute figures across runs.
  *
  * Output: a table on stdout (MB/s, then the ratio to each anchor row of the
  * group), <dir>/bench.csv ("impl,bytes,mbps", every group) and, for
@@ -737,13 +739,21 @@ static struct bench_group groups[] = {
 
 /* Timing */
 
-static double now(void)
+static double clock_now(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+static double now(void)
+{
+	return clock_now(CLOCK_MONOTONIC);
+}
+
+/* What a batch is timed on: the thread's CPU time unless -w. */
+static clockid_t batch_clock = CLOCK_THREAD_CPUTIME_ID;
 
 static double time_batch(struct bench_row *row, u8 *buf, size_t len,
 			 unsigned long n)
@@ -752,10 +762,10 @@ static double time_batch(struct bench_row *row, u8 *buf, size_t len,
 
 	if (row->ops->rewind)
 		row->ops->rewind(row);
-	t0 = now();
+	t0 = clock_now(batch_clock);
 	while (n--)
 		row->ops->run(row, buf, len);
-	return now() - t0;
+	return clock_now(batch_clock) - t0;
 }
 
 /* Calls per batch so that one batch takes about @target seconds. */
@@ -908,35 +918,66 @@ static void print_group(struct bench_group *g)
 }
 
 /*
- * kchacha-<impl> over its in-tree counterpart linux-<impl> per size, and
- * kchacha-avx512 over kchacha's own avx2: one line per pair both rows of
- * which ran.
+ * kchacha-<impl> over its in-tree counterpart linux-<impl>, kchacha-avx512
+ * over kchacha's own avx2 and over OpenSSL: per size, the median over the
+ * rounds of the two rows' ratio within each round (the two batches run
+ * close together, so the machine's slower drifts cancel).  Computed before
+ * summarize() sorts each row's rounds.
  */
-static void print_pairs(struct bench_group *g)
+static const char *const pairs[][2] = {
+	{ "kchacha-ssse3", "linux-ssse3" },
+	{ "kchacha-avx2", "linux-avx2" },
+	{ "kchacha-avx512", "linux-avx512vl" },
+	{ "kchacha-avx512", "kchacha-avx2" },
+	{ "kchacha-avx512", "openssl" },
+};
+
+static double *pair_ratio[ARRAY_SIZE(pairs)];	/* per size, or NULL */
+
+static void pair_ratios(struct bench_group *g, unsigned int rounds)
 {
-	static const char *const pairs[][2] = {
-		{ "kchacha-ssse3", "linux-ssse3" },
-		{ "kchacha-avx2", "linux-avx2" },
-		{ "kchacha-avx512", "linux-avx512vl" },
-		{ "kchacha-avx512", "kchacha-avx2" },
-	};
-	unsigned int i, s, shown = 0;
-	char what[64];
+	double *v = xcalloc(rounds, sizeof(*v));
+	unsigned int i, s, r;
 
 	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
 		struct bench_row *a = find_row(g, pairs[i][0]);
 		struct bench_row *b = find_row(g, pairs[i][1]);
+		double spread;
 
 		if (!a || !b)
 			continue;
-		if (!shown++)
-			print_header(g, "ratio ours / theirs");
+		pair_ratio[i] = xcalloc(g->nsizes, sizeof(double));
+		for (s = 0; s < g->nsizes; s++) {
+			for (r = 0; r < rounds; r++)
+				v[r] = a->mbps[s * rounds + r] /
+				       b->mbps[s * rounds + r];
+			summarize(v, rounds, &pair_ratio[i][s], &spread);
+		}
+	}
+	free(v);
+}
+
+static void print_pairs(struct bench_group *g)
+{
+	unsigned int i, s, shown = 0;
+	char what[64];
+
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		if (!pair_ratio[i])
+			continue;
+		if (!shown++) {
+			printf("\n%-22s", "ours/theirs, paired");
+			for (s = 0; s < g->nsizes; s++)
+				printf(" %8zu", g->sizes[s]);
+			printf("\n");
+		}
 		snprintf(what, sizeof(what), "%s/%s", pairs[i][0] + 8,
 			 pairs[i][1]);
-		printf("%-20s", what);
+		printf("%-22s", what);
 		for (s = 0; s < g->nsizes; s++)
-			printf(" %8.2f", a->median[s] / b->median[s]);
+			printf(" %8.2f", pair_ratio[i][s]);
 		printf("\n");
+		free(pair_ratio[i]);
 	}
 }
 
@@ -1034,11 +1075,12 @@ static void write_outputs(const char *dir, const char *cpu, int pinned)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bench [-o DIR] [-r ROUNDS] [-t SECONDS] [-c CPU]\n"
+		"usage: bench [-o DIR] [-r ROUNDS] [-t SECONDS] [-c CPU] [-w]\n"
 		"  -o DIR      write DIR/bench.csv and DIR/bench-<group>.dat (build)\n"
 		"  -r ROUNDS   rounds, at least %d (9)\n"
 		"  -t SECONDS  time for all timed batches together (45)\n"
-		"  -c CPU      the CPU to run on (1, or the first allowed)\n",
+		"  -c CPU      the CPU to run on (1, or the first allowed)\n"
+		"  -w          time batches on the wall clock, not the thread's CPU time\n",
 		MIN_ROUNDS);
 	exit(2);
 }
@@ -1053,7 +1095,7 @@ int main(int argc, char **argv)
 	char model[128];
 	u8 *buf;
 
-	while ((opt = getopt(argc, argv, "o:r:t:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:r:t:c:w")) != -1) {
 		switch (opt) {
 		case 'o':
 			dir = optarg;
@@ -1066,6 +1108,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			cpu = atoi(optarg);
+			break;
+		case 'w':
+			batch_clock = CLOCK_MONOTONIC;
 			break;
 		default:
 			usage();
@@ -1083,7 +1128,9 @@ int main(int argc, char **argv)
 	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 
-	printf("kchacha bench: %s, pinned to CPU %d\n", model, cpu);
+	printf("kchacha bench: %s, pinned to CPU %d, batches timed on %s\n",
+	       model, cpu, batch_clock == CLOCK_MONOTONIC ? "the wall clock" :
+	       "the thread's CPU time");
 	printf("anchors: %s, libsodium %s, libgcrypt %s\n",
 	       OpenSSL_version(OPENSSL_VERSION), sodium_version_string(),
 	       gcry_check_version(NULL));
@@ -1161,6 +1208,7 @@ int main(int argc, char **argv)
 		const char *wrow = "";
 		size_t wsize = 0;
 
+		pair_ratios(&groups[0], rounds);
 		for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
 			struct bench_group *g = &groups[gi];
 
