@@ -6,7 +6,7 @@
  * alignment, dst == src allowed, the state left alone, the block counter
  * wrapping modulo 2^32 in word 12 only.
  *
- * Two forms, chosen by length in one place (.Lchoose below):
+ * Its forms, chosen by length in one place (.Lchoose below):
  *
  *  - whole 1024-byte passes run sixteen blocks "vertically": zmm register i
  *    holds word i of sixteen consecutive blocks.  With 32 registers nothing
@@ -20,15 +20,17 @@
  *    lane shuffles, leaving each block in one register;
  *
  *  - what is left, one to sixteen blocks the last of which may be partial,
- *    runs "horizontally" in one to four chains: a chain is four zmm
- *    registers, one state row each, one block per 128-bit lane, its
- *    diagonals lined up by vpshufd on rows 0, 2 and 3.  The chains are independent, so the
- *    out-of-order core overlaps their quarter rounds; a chain's rounds take
- *    the latency of one block, and a 4x4 transpose of 128-bit lanes puts
- *    each block in one register.  The last, partial block is read and
- *    written through an opmask with one bit per byte (AVX512BW): nothing
- *    past src + len is read or dst + len written, without a byte loop or a
- *    copy on the stack.
+ *    runs in one pass of a form chosen by its length (.Lchoose): the
+ *    sixteen vertical blocks once more, eight vertical blocks in ymm, or
+ *    "horizontally" in independent chains, each four ymm or zmm registers,
+ *    one state row each, one block per 128-bit lane, its diagonals lined
+ *    up by vpshufd on rows 0, 2 and 3.  The out-of-order core overlaps the
+ *    chains' quarter rounds; a chain's rounds take the latency of one
+ *    block, and a transpose of 128-bit lanes puts each block in one zmm
+ *    register.  Every form ends with its last block, whole or partial,
+ *    going through one masked tail, read and written through an opmask
+ *    with one bit per byte (AVX512BW): nothing past src + len is read or
+ *    dst + len written, without a byte loop or a copy on the stack.
  *
  * Nothing is kept on the stack.  zmm16-31, which vzeroupper leaves alone,
  * hold only what the caller's next kernel_fpu_end() or return to user
@@ -45,7 +47,10 @@
 .align 4
 .Lsixteen:	.long	16
 
-/* the horizontal forms: counter offsets of the four lanes, a chain's step */
+/*
+ * the horizontal forms: counter offsets of the four lanes (of a ymm chain:
+ * the first two, or the last two for the second chain), a zmm chain's step
+ */
 .section	.rodata.cst64.kchacha_avx512_hlanes, "aM", @progbits, 64
 .align 64
 .Lhlanes:	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
@@ -341,6 +346,75 @@
 .endm
 
 /*
+ * The horizontal form in ymm, \n (1 or 2) chains of two blocks: rows 0-2
+ * in both lanes of ymm16-18, row 3 of chain k with the counters
+ * CTR + 2k + 0..1 in ymm(19 + k).
+ */
+.macro	hyform	n
+.Lhy\n:
+	vbroadcasti32x4	0x00(STATE), %ymm16
+	vbroadcasti32x4	0x10(STATE), %ymm17
+	vbroadcasti32x4	0x20(STATE), %ymm18
+	vmovdqu		0x30(STATE), %xmm3
+	vpinsrd		$0, CTR, %xmm3, %xmm3
+	vshufi32x4	$0, %ymm3, %ymm3, %ymm3
+	vpaddd		.Lhlanes(%rip), %ymm3, %ymm19
+.if \n > 1
+	vpaddd		.Lhlanes+32(%rip), %ymm3, %ymm20
+.endif
+	vmovdqa64	%ymm16, %ymm0
+	vmovdqa64	%ymm17, %ymm1
+	vmovdqa64	%ymm18, %ymm2
+	vmovdqa64	%ymm19, %ymm3
+.if \n > 1
+	vmovdqa64	%ymm16, %ymm4
+	vmovdqa64	%ymm17, %ymm5
+	vmovdqa64	%ymm18, %ymm6
+	vmovdqa64	%ymm20, %ymm7
+.endif
+	mov		ROUNDS, %eax
+.Lhy\n\()_dround:
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	hdiag		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hdiag		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	hundiag		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hundiag		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	sub		$2, %eax
+	jnz		.Lhy\n\()_dround
+
+	hyout		0, 1, 2, 3, 19, 1, \n
+.if \n > 1
+	hyout		4, 5, 6, 7, 20, 2, \n
+.endif
+.endm
+
+/* Chain \k's two blocks in ymm \a..\d out, of a ymm form of \n chains. */
+.macro	hyout	a, b, c, d, ctr, k, n
+	vpaddd		%ymm16, %ymm\a, %ymm\a
+	vpaddd		%ymm17, %ymm\b, %ymm\b
+	vpaddd		%ymm18, %ymm\c, %ymm\c
+	vpaddd		%ymm\ctr, %ymm\d, %ymm\d
+	y8gather	\a, \b, \c, \d
+	hput		%zmm\a
+.if \k == \n
+	hlast		%zmm\b
+.else
+	hput		%zmm\b
+.endif
+.endm
+
+/*
  * The eight-block form's output: lane L of ymm \a, \b, \c, \d holds
  * words 0-3, 4-7, 8-11, 12-15 of block 4L + k; on exit zmm \a holds block
  * k, zmm \b block k + 4.
@@ -366,21 +440,26 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	 * The form for the LEN bytes left, the one place that chooses
 	 * (measured on AMD Zen 4, estimated for Intel with llvm-mca):
 	 *
-	 *	   1 ..  256 bytes: one horizontal chain, four blocks in zmm;
+	 *	   1 ..  128 bytes: one horizontal chain of two blocks in ymm;
+	 *	 129 ..  256 bytes: two such chains;
 	 *	 257 ..  512 bytes: eight vertical blocks in ymm;
-	 *	 513 ..  768 bytes: three horizontal chains, twelve blocks;
+	 *	 513 ..  768 bytes: three horizontal chains of four blocks in zmm;
 	 *	 769 and up:	    sixteen vertical blocks in zmm, repeated
 	 *			    while 1024 bytes or more are left.
 	 *
-	 * One chain is bound by the latency of its rounds; the vertical
-	 * forms do a quarter less work per block than the horizontal ones
-	 * (no diagonal shuffles), which wins once a horizontal form needs
-	 * more than one chain, except at 9..12 blocks, where twelve
-	 * horizontal blocks beat sixteen vertical ones.
+	 * Up to four blocks are bound by the latency of one chain's rounds,
+	 * which is lower in ymm than in zmm on Zen 4 (where a zmm operation
+	 * takes two passes through a 256-bit unit) and the same on Intel.
+	 * The vertical forms do a quarter less work per block than the
+	 * horizontal ones (no diagonal shuffles), which wins once the
+	 * horizontal ones would be bound by throughput, except at 9..12
+	 * blocks, where twelve horizontal blocks beat sixteen vertical ones.
 	 */
 .Lchoose:
+	cmp		$128, LEN
+	jbe		.Lhy1
 	cmp		$256, LEN
-	jbe		.Lh1
+	jbe		.Lhy2
 	cmp		$512, LEN
 	jbe		.Ly8
 	cmp		$768, LEN
@@ -546,7 +625,8 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	hput		%zmm4
 	hlast		%zmm5
 
-	hform		1
+	hyform		1
+	hyform		2
 	hform		3
 
 	/*
