@@ -55,6 +55,11 @@
 .align 64
 .Lhlanes:	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
 
+/* dword 0 of each 128-bit lane: where row 3 of a horizontal form takes CTR */
+.section	.rodata.cst64.kchacha_avx512_word0, "aM", @progbits, 64
+.align 64
+.Lword0:	.long	-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0
+
 .section	.rodata.cst64.kchacha_avx512_hstep, "aM", @progbits, 64
 .align 64
 .Lhstep:	.long	4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
@@ -300,9 +305,9 @@
 	vbroadcasti32x4	0x00(STATE), %zmm16
 	vbroadcasti32x4	0x10(STATE), %zmm17
 	vbroadcasti32x4	0x20(STATE), %zmm18
-	vmovdqu		0x30(STATE), %xmm3
-	vpinsrd		$0, CTR, %xmm3, %xmm3
-	vshufi32x4	$0, %zmm3, %zmm3, %zmm19
+	vbroadcasti32x4	0x30(STATE), %zmm19
+	vpbroadcastd	CTR, %zmm23
+	vpternlogd	$0xd8, .Lword0(%rip), %zmm23, %zmm19
 	vpaddd		.Lhlanes(%rip), %zmm19, %zmm19
 .if \n > 1
 	vmovdqa64	.Lhstep(%rip), %zmm23
@@ -355,9 +360,9 @@
 	vbroadcasti32x4	0x00(STATE), %ymm16
 	vbroadcasti32x4	0x10(STATE), %ymm17
 	vbroadcasti32x4	0x20(STATE), %ymm18
-	vmovdqu		0x30(STATE), %xmm3
-	vpinsrd		$0, CTR, %xmm3, %xmm3
-	vshufi32x4	$0, %ymm3, %ymm3, %ymm3
+	vbroadcasti32x4	0x30(STATE), %ymm3
+	vpbroadcastd	CTR, %ymm19
+	vpternlogd	$0xd8, .Lword0(%rip), %ymm19, %ymm3
 	vpaddd		.Lhlanes(%rip), %ymm3, %ymm19
 .if \n > 1
 	vpaddd		.Lhlanes+32(%rip), %ymm3, %ymm20

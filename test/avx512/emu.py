@@ -25,9 +25,9 @@ a new instruction in them needs a deliberate addition here:
     misaligned address, as the CPU does), vmovdqu8 (masked: a masked-off
     byte of memory is never touched), vpbroadcastd, vbroadcasti128,
     vbroadcasti32x4, vinserti128, vinserti64x4, vpinsrd, vpaddd, vpxor
-    vpxord, vpor, vpslld vpsrld (immediate count), vprold, vpshufb,
-    vpshufd, vpunpck{l,h}{dq,qdq}, vperm2i128, vshufi32x4, vzeroupper;
-    kmovq from a 64-bit register
+    vpxord, vpor, vpternlogd, vpslld vpsrld (immediate count), vprold,
+    vpshufb, vpshufd, vpunpck{l,h}{dq,qdq}, vperm2i128, vshufi32x4,
+    vzeroupper; kmovq from a 64-bit register
   general purpose (8/16/32/64-bit registers, 32-bit writes zero-extend):
     mov movzbl add sub and xor cmp test inc dec neg not shl shr (by %cl or
     an immediate) push leave call ret jmp,
@@ -52,7 +52,8 @@ emulator and natively on the same machine code and inputs, where the CPU has
 AVX2 (and kchacha_avx512_xor() likewise where it has AVX-512F), and every
 emulated output is compared with an independent reference, itself checked
 against RFC 8439.  What only the AVX-512 code uses (vprold, vpxord,
-vshufi32x4, vmovdqu32, vmovdqa64, vbroadcasti32x4, vinserti64x4, the
+vshufi32x4, vmovdqu32, vmovdqa64, vbroadcasti32x4, vinserti64x4,
+vpternlogd, the
 opmasked vmovdqu8 and kmovq, vpbroadcastd from a general register, the
 {1to8} and {1to16} broadcasts, zmm16-31, 512-bit widths) is compared with real
 hardware only where the CPU has AVX-512F; elsewhere the evidence for it is
@@ -613,6 +614,22 @@ class CPU:
             raise EmuError('unsupported ' + insn.text)
         self.vset(d, out)
 
+    def op_vpternlogd(self, insn):
+        # each result bit is bit (a << 2 | b << 1 | c) of the immediate, a
+        # from the destination, b from the second source, c the third
+        imm, s3, s2, d = insn.ops
+        n = d.size
+        a, b, c = self.vget(d, n), self.vget(s2, n), self.vget(s3, n)
+        out = []
+        for x, y, z in zip(a, b, c):
+            r = 0
+            for i in range(8):
+                if imm.value >> i & 1:
+                    r |= (x if i & 4 else ~x) & (y if i & 2 else ~y) & \
+                         (z if i & 1 else ~z)
+            out.append(r & M32)
+        self.vset(d, out)
+
     def op_vbroadcasti32x4(self, insn):
         s, d = insn.ops
         self.vset(d, self.vget(s, 4) * (d.size // 4))
@@ -829,6 +846,7 @@ OPERAND_FORMS = {
     'vprold': 'i' + _VM + 'v', 'vpshufd': 'i' + _VM + 'v',
     'vperm2i128': 'i' + _VM + 'vv', 'vshufi32x4': 'i' + _VM + 'vv',
     'vzeroupper': '', 'vbroadcasti32x4': 'mv', 'vinserti64x4': 'i[vm]vv',
+    'vpternlogd': 'i' + _VM + 'vv',
     'vmovdqu8': 'mv|vm', 'kmovq': 'gk',
     'shl': 'gg|ig', 'shr': 'gg|ig', 'neg': 'g', 'not': 'g',
     'mov': _GI + _GM, 'movzbl': _GM + 'g', 'add': _GI + _GM, 'sub': _GI + _GM,
