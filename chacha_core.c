@@ -67,12 +67,16 @@ static bool kchacha_avx2_ok(void)
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
 
-/* The AVX-512 core hands its tail to the AVX2 one. */
+/*
+ * The AVX-512 entry takes its HChaCha from the AVX2 code; its partial
+ * blocks go through byte opmasks (AVX512BW).
+ */
 static bool kchacha_avx512_ok(void)
 {
 	return kchacha_avx2_ok() &&
 	       boot_cpu_has(X86_FEATURE_AVX512F) &&
 	       boot_cpu_has(X86_FEATURE_AVX512VL) &&
+	       boot_cpu_has(X86_FEATURE_AVX512BW) &&
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
 				 XFEATURE_MASK_AVX512, NULL);
 }

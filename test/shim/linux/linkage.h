@@ -13,9 +13,13 @@
 #if defined(__x86_64__)
 #define SYM_FUNC_START(name)	.globl name; .type name, @function; \
 				.p2align 4; name:
+#define SYM_FUNC_START_LOCAL(name)	.type name, @function; \
+				.p2align 4; name:
 #define RET			ret
 #else
 #define SYM_FUNC_START(name)	.globl name; .type name, %function; \
+				.p2align 4; name:
+#define SYM_FUNC_START_LOCAL(name)	.type name, %function; \
 				.p2align 4; name:
 #endif
 #define SYM_FUNC_END(name)	.size name, . - name
