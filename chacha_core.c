@@ -67,12 +67,16 @@ static bool kchacha_avx2_ok(void)
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
 
-/* The AVX-512 core hands its tail to the AVX2 one. */
+/*
+ * The AVX-512 entry takes its HChaCha from the AVX2 code; its partial
+ * blocks go through byte opmasks (AVX512BW).
+ */
 static bool kchacha_avx512_ok(void)
 {
 	return kchacha_avx2_ok() &&
 	       boot_cpu_has(X86_FEATURE_AVX512F) &&
 	       boot_cpu_has(X86_FEATURE_AVX512VL) &&
+	       boot_cpu_has(X86_FEATURE_AVX512BW) &&
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
 				 XFEATURE_MASK_AVX512, NULL);
 }
@@ -82,6 +86,16 @@ static bool kchacha_avx512_ok(void)
 static bool kchacha_neon_ok(void)
 {
 	return cpu_have_named_feature(ASIMD);
+}
+#endif
+
+#if defined(CONFIG_ARM) && defined(CONFIG_KERNEL_MODE_NEON) && \
+	defined(CONFIG_CPU_LITTLE_ENDIAN)
+#define KCHACHA_ARM_NEON 1
+/* See README.md, "32-bit ARM": no rule against any NEON core. */
+static bool kchacha_neon_ok(void)
+{
+	return cpu_has_neon();
 }
 #endif
 
@@ -130,6 +144,20 @@ const struct kchacha_impl kchacha_impls[] = {
 		.walksize = 5 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_BLOCK_SIZE + 1,
 		.batch = 5,
+		.cpu_ok = kchacha_neon_ok,
+		.xor = kchacha_neon_xor,
+		.hchacha = kchacha_neon_hchacha,
+		.simd = true,
+	},
+#endif
+#ifdef KCHACHA_ARM_NEON
+	{
+		/* four NEON blocks per pass */
+		.name = "neon",
+		.priority = 310,
+		.walksize = 4 * KCHACHA_BLOCK_SIZE,
+		.simd_min = KCHACHA_BLOCK_SIZE + 1,
+		.batch = 4,
 		.cpu_ok = kchacha_neon_ok,
 		.xor = kchacha_neon_xor,
 		.hchacha = kchacha_neon_hchacha,

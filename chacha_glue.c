@@ -68,7 +68,7 @@ struct kchacha_ctx {
 static char *max_isa;
 module_param(max_isa, charp, 0444);
 MODULE_PARM_DESC(max_isa,
-		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512 (x86_64) or generic < neon (arm64); default: every one the CPU supports");
+		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512 (x86_64) or generic < neon (arm64, arm); default: every one the CPU supports");
 
 static char *selftest_fail;
 module_param(selftest_fail, charp, 0444);

@@ -269,6 +269,18 @@ done
 
 [ -n "$debug" ] && debug_end
 
+# 8b. Adiantum dm-crypt on kchacha's XChaCha12, read back by the in-tree
+# generic code (test/vm/guest/dmcrypt.c), where the host packed the modules
+if [ -e /modules/dm-crypt.ko ]; then
+	if modprobe brd rd_nr=1 rd_size=1024 && modprobe dm-crypt &&
+	   modprobe nhpoly1305 && modprobe adiantum && insmod /kchacha.ko; then
+		run dmcrypt /dev/ram0 "xchacha12-kchacha-$top"
+		rmmod kchacha || no "rmmod kchacha after the dm-crypt check"
+	else
+		no "dm-crypt: loading brd, dm-crypt, adiantum and kchacha"
+	fi
+fi
+
 # 9. a clean log
 klog_clear
 if grep -E "BUG|WARNING|Oops|Call Trace|UBSAN|KASAN|sleeping function" /tmp/klog; then
