@@ -99,10 +99,12 @@ static bool kchacha_neon_ok(void)
  * fragments, 16 KiB from random page offsets, 64 KiB of whole pages):
  * - any crossing not on a 64-byte boundary takes one slow step and one
  *   allocation per request whatever the walksize, 64 included; a larger
- *   walksize only bounces more bytes, and copying them costs less than
- *   the C core pays for the 64-byte slow steps of walksize 64 (below
- *   simd_min), so the SIMD implementations were 0-37% faster per packet
- *   with walksize 512 than with 64 and never slower beyond the noise;
+ *   walksize only bounces more bytes, which costs less than what walksize
+ *   64 costs: more steps, and 64-byte slow steps that go to the C core
+ *   (below simd_min).  With 512 instead of 64, avx2 and avx512 took 0.57
+ *   to 0.83 times the CPU time per packet and 0.91 to 0.93 on 16 KiB;
+ *   ssse3 0.82 to 0.92 with 256 (AMD EPYC, user space); the C core
+ *   gained nothing (0.92 to 1.01) and keeps one block;
  * - a walksize that does not divide the page (5 blocks, 320) turns every
  *   page-aligned crossing into a slow step: 12 per 64 KiB of whole pages.
  * So each walksize is the widest batch rounded down to a power of two, at
