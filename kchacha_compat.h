@@ -19,14 +19,15 @@
 
 #if defined(CONFIG_X86) && !defined(KCHACHA_USERSPACE)
 #include <asm/cpufeature.h>
-#include <asm/intel-family.h>
+#include <asm/cpu_device_id.h>
 #include <asm/processor.h>
 
 /*
  * kchacha_zmm_lowers_clock() - true on CPUs where 512-bit instructions
  * lower the core clock enough that ymm code is the better default: Intel
  * Skylake-SP/X.  Kernels that know it mark them X86_FEATURE_PREFER_YMM;
- * before that, the in-tree poly1305 glue tests the model, as here.
+ * before that, the in-tree poly1305 glue tests the model, as here
+ * (<asm/cpu_device_id.h> brings the model names, and on 6.10+ VFM_MAKE).
  */
 static inline bool kchacha_zmm_lowers_clock(void)
 {
