@@ -28,12 +28,14 @@
  * Skylake-SP/X.  Kernels that know it mark them X86_FEATURE_PREFER_YMM;
  * before that, the in-tree poly1305 glue tests the model, as here
  * (<asm/cpu_device_id.h> brings the model names, and on 6.10+ VFM_MAKE).
+ * The macros each kernel defines decide, not its version number.
  */
 static inline bool kchacha_zmm_lowers_clock(void)
 {
 #if defined(X86_FEATURE_PREFER_YMM)
 	return boot_cpu_has(X86_FEATURE_PREFER_YMM);
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#elif defined(INTEL_SKYLAKE_X)
+	/* 6.10 and later: vendor, family and model in one word */
 	return boot_cpu_data.x86_vfm == INTEL_SKYLAKE_X;
 #else
 	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
