@@ -259,9 +259,9 @@ static void kchacha_wait_drv_tested(const struct kchacha_drv *drv)
 	unsigned int i;
 
 	for (i = 0; i < drv->nskc; i++)
-		kchacha_wait_tested(drv->skc[i].alg.base.cra_driver_name);
+		kchacha_wait_tested(&drv->skc[i].alg.base);
 	if (drv->rng)
-		kchacha_wait_tested(drv->rng->base.cra_driver_name);
+		kchacha_wait_tested(&drv->rng->base);
 }
 
 /* Unregisters what is registered of one implementation's drivers. */

@@ -15,8 +15,8 @@
  *   holds a reference to the algorithm and to the module until it ends.
  *   rmmod straight after insmod can then fail with EAGAIN (the tests wait
  *   for that), and crypto_unregister_alg() of an algorithm whose test is
- *   still running warns and leaves it registered, pointing into memory a
- *   failed load then frees: kchacha_wait_tested().
+ *   still held warns and leaves it half unregistered, pointing into
+ *   memory a failed load then frees: kchacha_wait_tested().
  * - On arm64, kernel_neon_begin() no longer disables preemption in task
  *   context (the kernel-mode FPSIMD state is switched with the task); in
  *   softirq context, and with PREEMPT_RT's kernel_fpu_begin() on x86, the
@@ -36,23 +36,35 @@
 #include <asm/unaligned.h>
 #endif
 
+#ifndef KCHACHA_USERSPACE
 #include <linux/crypto.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/refcount.h>
 
 /**
- * kchacha_wait_tested() - wait until the crypto manager has tested a driver
- * @driver: cra_driver_name of an algorithm this module registered
+ * kchacha_wait_tested() - wait until the crypto manager is done with an
+ *	algorithm
+ * @alg: an algorithm this module registered
  *
- * Before unregistering an algorithm registered moments ago (a load that
- * fails half way), so that no self-test still holds it.  A lookup of the
- * driver name waits for its test, whatever the outcome; CRYPTO_NOLOAD keeps
- * it from asking modprobe for the module being loaded.  Before 6.12 the
- * test has ended when crypto_register_alg() returns, and the lookup
- * returns at once.
+ * Before unregistering an algorithm registered moments ago (a registration
+ * failing half way), so that crypto_unregister_alg() finds it held by
+ * nobody but its registration.  A lookup of the driver name waits for the
+ * self-test, whatever its outcome (CRYPTO_NOLOAD: no modprobe for the
+ * module being loaded); the test drops its own reference only after it has
+ * woken the lookup, so a short wait for that follows, bounded at 10 s.
+ * Before 6.12 the test has ended when crypto_register_alg() returns, and
+ * both return at once.
  */
-static inline void kchacha_wait_tested(const char *driver)
+static inline void kchacha_wait_tested(const struct crypto_alg *alg)
 {
-	crypto_has_alg(driver, 0, CRYPTO_NOLOAD);
+	unsigned long end = jiffies + 10 * HZ;
+
+	crypto_has_alg(alg->cra_driver_name, 0, CRYPTO_NOLOAD);
+	while (refcount_read(&alg->cra_refcnt) > 1 && time_before(jiffies, end))
+		usleep_range(1000, 2000);
 }
+#endif
 
 #if defined(CONFIG_X86) && !defined(KCHACHA_USERSPACE)
 #include <asm/cpufeature.h>
