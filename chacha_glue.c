@@ -250,6 +250,20 @@ static int kchacha_register_rng(struct rng_alg *alg)
 	return crypto_register_rng(alg);
 }
 
+/*
+ * Before a failed registration unregisters what it had just registered:
+ * let the crypto manager finish testing it (see kchacha_wait_tested()).
+ */
+static void kchacha_wait_drv_tested(const struct kchacha_drv *drv)
+{
+	unsigned int i;
+
+	for (i = 0; i < drv->nskc; i++)
+		kchacha_wait_tested(&drv->skc[i].alg.base);
+	if (drv->rng)
+		kchacha_wait_tested(&drv->rng->base);
+}
+
 /* Unregisters what is registered of one implementation's drivers. */
 static void kchacha_unregister_drv(struct kchacha_drv *drv)
 {
@@ -315,6 +329,7 @@ fail:
 	       "this implementation is left out");
 	if (rng)
 		kchacha_rng_alg_destroy(rng);
+	kchacha_wait_drv_tested(drv);
 	kchacha_unregister_drv(drv);
 	return err;
 }
@@ -357,6 +372,7 @@ static int kchacha_test_impl(const struct kchacha_impl *impl)
 static int __init kchacha_mod_init(void)
 {
 	int max = kchacha_max_index();
+	unsigned int d;
 	int i, err;
 
 	if (max < 0)
@@ -400,6 +416,8 @@ static int __init kchacha_mod_init(void)
 	return 0;
 
 fail:
+	for (d = 0; d < kchacha_ndrvs; d++)
+		kchacha_wait_drv_tested(&kchacha_drvs[d]);
 	kchacha_unregister_all();
 	return err;
 }

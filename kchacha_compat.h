@@ -1,20 +1,69 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kchacha_compat.h: every difference between the kernels kchacha builds
- * for (Linux 6.1 and later), in one place.  The sources include this
- * instead of the headers that moved, and never test LINUX_VERSION_CODE
- * themselves.
+ * Every difference between the kernels kchacha builds for (Linux 6.1 and
+ * later), in one place.  The sources include this instead of the headers
+ * that moved, and never test the kernel version themselves.  Where a
+ * feature test can tell, it decides rather than a version number, so that
+ * a distribution kernel with a backport builds too.
+ *
+ * What 6.12 changed in the APIs kchacha uses, and where that is handled:
+ *
+ * - <asm/unaligned.h> moved to <linux/unaligned.h>: below, by which of
+ *   the two the kernel tree has (Kbuild looks).
+ * - crypto_register_alg() no longer waits for the crypto manager's
+ *   self-test: the test runs afterwards in a cryptomgr_test thread, which
+ *   holds a reference to the algorithm and to the module until it ends.
+ *   rmmod straight after insmod can then fail with EAGAIN (the tests wait
+ *   for that), and crypto_unregister_alg() of an algorithm whose test is
+ *   still held warns and leaves it half unregistered, pointing into
+ *   memory a failed load then frees: kchacha_wait_tested().
+ * - On arm64, kernel_neon_begin() no longer disables preemption in task
+ *   context (the kernel-mode FPSIMD state is switched with the task); in
+ *   softirq context, and with PREEMPT_RT's kernel_fpu_begin() on x86, the
+ *   section still runs with preemption off, so KCHACHA_SIMD_CHUNK still
+ *   bounds it.  Nothing kchacha runs inside a SIMD section takes a lock.
+ * - The skcipher walk, rng_alg, crypto_simd_usable() (irq_fpu_usable() on
+ *   x86, may_use_simd() on arm64), boot_cpu_has()/cpu_has_xfeatures() and
+ *   cpu_have_named_feature() keep their 6.1 interfaces and meaning.
  */
 #ifndef _KCHACHA_COMPAT_H
 #define _KCHACHA_COMPAT_H
 
-#include <linux/version.h>
-
 /* 6.12 moved <asm/unaligned.h> to <linux/unaligned.h>. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#ifdef KCHACHA_HAVE_LINUX_UNALIGNED_H
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>
+#endif
+
+#ifndef KCHACHA_USERSPACE
+#include <linux/crypto.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/refcount.h>
+
+/**
+ * kchacha_wait_tested() - wait until the crypto manager is done with an
+ *	algorithm
+ * @alg: an algorithm this module registered
+ *
+ * Before unregistering an algorithm registered moments ago (a registration
+ * failing half way), so that crypto_unregister_alg() finds it held by
+ * nobody but its registration.  A lookup of the driver name waits for the
+ * self-test, whatever its outcome (CRYPTO_NOLOAD: no modprobe for the
+ * module being loaded); the test drops its own reference only after it has
+ * woken the lookup, so a short wait for that follows, bounded at 10 s.
+ * Before 6.12 the test has ended when crypto_register_alg() returns, and
+ * both return at once.
+ */
+static inline void kchacha_wait_tested(const struct crypto_alg *alg)
+{
+	unsigned long end = jiffies + 10 * HZ;
+
+	crypto_has_alg(alg->cra_driver_name, 0, CRYPTO_NOLOAD);
+	while (refcount_read(&alg->cra_refcnt) > 1 && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+}
 #endif
 
 #if defined(CONFIG_X86) && !defined(KCHACHA_USERSPACE)
