@@ -29,6 +29,7 @@ __thread bool kchacha_shim_preemptible = true;
 unsigned long kchacha_shim_bad_resched;
 struct kchacha_shim_slab_region kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
 long kchacha_shim_slab_bytes;
+bool kchacha_shim_kmalloc_fail;
 static pthread_mutex_t kchacha_shim_slab_lock = PTHREAD_MUTEX_INITIALIZER;
 unsigned long kchacha_shim_jiffies_offset;
 unsigned long kchacha_shim_random_calls;
@@ -223,9 +224,12 @@ int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
 /* kmalloc(): 64-byte aligned, listed with its size while it lives. */
 void *kchacha_shim_kmalloc(size_t n, int gfp)
 {
-	void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+	void *p;
 	unsigned int i;
 
+	if (__atomic_load_n(&kchacha_shim_kmalloc_fail, __ATOMIC_RELAXED))
+		return NULL;
+	p = aligned_alloc(64, (n + 63) & ~(size_t)63);
 	if (!p)
 		return NULL;
 	if (gfp & __GFP_ZERO)

@@ -229,6 +229,18 @@ static void test_memory(const struct kchacha_impl *impl, struct rng_alg *alg)
 	check(all <= PIN_SLOTS * PIN_SLOT_BYTES, impl->name,
 	      "an instance used on 256 CPUs pins at most the documented bound");
 	check(live_bytes() == base, impl->name, "everything freed");
+
+	/* no memory for a batch: served from one-time keys of the instance */
+	tfm = kchacha_shim_alloc_rng(alg);
+	kchacha_shim_kmalloc_fail = true;
+	crypto_rng_get_bytes(tfm, x, 16);
+	crypto_rng_get_bytes(tfm, x + 16, 16);
+	crypto_rng_get_bytes(tfm, x + 32, 900);
+	kchacha_shim_kmalloc_fail = false;
+	check(live_bytes() == base && memcmp(x, x + 16, 16) &&
+	      memcmp(x, x + 32, 16) && memcmp(x + 16, x + 48, 16), impl->name,
+	      "with no memory for a batch, requests are served all the same");
+	crypto_free_rng(tfm);
 }
 
 static void test_long(const struct kchacha_impl *impl, struct rng_alg *alg)

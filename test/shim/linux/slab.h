@@ -6,6 +6,7 @@
  */
 #ifndef _SHIM_LINUX_SLAB_H
 #define _SHIM_LINUX_SLAB_H
+#include <stdbool.h>
 #include <stddef.h>
 typedef int gfp_t;
 #define GFP_KERNEL		0
@@ -22,6 +23,8 @@ extern struct kchacha_shim_slab_region {
 	size_t size;
 } kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
 extern long kchacha_shim_slab_bytes;
+/* set by tests: every allocation fails */
+extern bool kchacha_shim_kmalloc_fail;
 
 void *kchacha_shim_kmalloc(size_t n, int gfp);
 void kchacha_shim_kfree(const void *p, int sensitive);
