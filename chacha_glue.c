@@ -389,6 +389,12 @@ static int __init kchacha_mod_init(void)
 	kchacha_drvs = kcalloc(max + 1, sizeof(*kchacha_drvs), GFP_KERNEL);
 	if (!kchacha_drvs)
 		return -ENOMEM;
+	err = kchacha_rng_init_module();
+	if (err) {
+		kfree(kchacha_drvs);
+		kchacha_drvs = NULL;
+		return err;
+	}
 
 	for (i = 0; i <= max; i++) {
 		const struct kchacha_impl *impl = &kchacha_impls[i];
@@ -419,12 +425,14 @@ fail:
 	for (d = 0; d < kchacha_ndrvs; d++)
 		kchacha_wait_drv_tested(&kchacha_drvs[d]);
 	kchacha_unregister_all();
+	kchacha_rng_exit_module();
 	return err;
 }
 
 static void __exit kchacha_mod_exit(void)
 {
 	kchacha_unregister_all();
+	kchacha_rng_exit_module();
 }
 
 module_init(kchacha_mod_init);

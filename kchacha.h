@@ -113,6 +113,8 @@ struct rng_alg *kchacha_rng_alg_create(const struct kchacha_impl *impl,
 				       int priority);
 void kchacha_rng_alg_destroy(struct rng_alg *alg);
 int kchacha_rng_selftest(const struct kchacha_impl *impl);
+int kchacha_rng_init_module(void);
+void kchacha_rng_exit_module(void);
 /* An instance outside the crypto API, for the self-test, tests, benchmarks */
 struct kchacha_rng *kchacha_rng_alloc(const struct kchacha_impl *impl,
 				      bool fixed);

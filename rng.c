@@ -5,37 +5,47 @@
  *
  * Keys.  An instance (one tfm) holds a 256-bit ChaCha20 key, refreshed from
  * the kernel RNG by kchacha_rng_reseed(), and a generation number that
- * changes with it.  Every CPU has a sub-generator of its own: a key derived
- * from the instance key, the generation it was derived in and a batch
- * buffer.  As in drivers/char/random.c, deriving is itself fast key erasure
- * of the instance key (one ChaCha20 block: the first 32 bytes become the new
- * instance key, the next 32 the CPU's key), done under the instance lock
- * only when the CPU finds its generation stale.  Otherwise a CPU touches
- * nothing but its own sub-generator and its own lock, so callers on
- * different CPUs never serialise on one lock.  The per-CPU lock is a real
- * spinlock rather than a local_lock: the caller may migrate between picking
- * its CPU and locking it, and the deterministic test instance uses CPU 0's
- * sub-generator from any CPU.  It is taken with interrupts off, so
- * generate() works in any context the crypto API allows, softirq and hard
- * interrupt included, and nothing under it sleeps; it is held only to copy
- * a request's bytes (under KCHACHA_RNG_DIRECT) or to rekey (one block).
- * The refill itself runs with interrupts on and the sub-generator marked
- * busy: whoever finds it busy (an interrupt on this CPU, or a caller that
- * migrated) takes a one-time key from the instance by fast key erasure
- * instead, as rekeying does.
+ * changes with it.  It has up to KCHACHA_RNG_SLOTS sub-generators (slots),
+ * one per CPU (CPU n uses slot n mod the number of slots, a power of two):
+ * a key derived from the instance key, the generation it was derived in
+ * and a batch buffer allocated at its first refill.  As in
+ * drivers/char/random.c,
+ * deriving is itself fast key erasure of the instance key (one ChaCha20
+ * block: the first 32 bytes become the new instance key, the next 32 the
+ * sub-generator's key), done under the instance lock only when a
+ * sub-generator finds its generation stale.  Otherwise a caller touches
+ * nothing but its sub-generator and its lock, so callers on different CPUs
+ * rarely serialise on one lock.  The sub-generator lock is a spinlock_t
+ * (a sleeping lock on PREEMPT_RT) rather than a local_lock: the caller may
+ * migrate between picking its slot and locking it, CPUs may share a slot,
+ * and the deterministic test instance uses slot 0 from any CPU.  It is
+ * taken with interrupts off, so generate() works in any context the crypto
+ * API allows, softirq and hard interrupt included, and nothing under it
+ * sleeps; it is held only to copy a request's bytes (under
+ * KCHACHA_RNG_DIRECT) or a one-time key, or to rekey.  Whatever runs under
+ * a lock (rekeying, mixing a reseed into the key) is one ChaCha20 block or
+ * one HChaCha20 on the C core: saving the user's FPU state with interrupts
+ * off would cost more than the block.  The refill itself runs with
+ * interrupts on and the sub-generator marked busy: whoever finds it busy
+ * (an interrupt on this CPU, or a caller that migrated), or finds no
+ * memory for a first batch, takes a one-time key from the instance by fast
+ * key erasure instead, as rekeying does.
  *
  * Output.  A refill runs the implementation over a batch of
- * KCHACHA_RNG_BATCH bytes of keystream under the CPU's key (nonce and
- * counter zero; SIMD in kchacha_crypt()'s bounded sections).  The first 32
- * bytes replace the key at once, the old key is overwritten, and the rest is
- * handed out in order; every byte handed out is wiped from the buffer as it
- * leaves, so the state never holds an earlier key or any byte already
- * returned (backtracking resistance).  A wiped buffer is all zeros, so the
- * refill is the keystream XORed into the buffer in place.  Requests of
- * KCHACHA_RNG_DIRECT bytes or more, and requests with additional input, take
- * a one-time 32-byte key from the batch instead and run ChaCha20 under it
- * straight into the caller's buffer, in sections of KCHACHA_SIMD_CHUNK bytes
- * and with a new one-time key every KCHACHA_RNG_KEY_BYTES.
+ * KCHACHA_RNG_BATCH bytes of keystream under the sub-generator's key
+ * (nonce and counter zero; SIMD in kchacha_crypt()'s bounded sections).
+ * The first 32 bytes replace the key at once, the old key is overwritten,
+ * and the rest is handed out in order; every byte handed out is wiped from
+ * the buffer as it leaves, so the state never holds an earlier key or any
+ * byte already returned (backtracking resistance).  A wiped buffer is all
+ * zeros, so the refill is the keystream XORed into the buffer in place.
+ * Requests of KCHACHA_RNG_DIRECT bytes or more, and requests with
+ * additional input, go in segments of at most the byte bound: each takes
+ * one 32-byte one-time key from the batch, and ChaCha20 under it runs
+ * straight into the caller's buffer; every KCHACHA_RNG_KEY_BYTES the key is
+ * replaced by the keystream block that follows the output (fast key
+ * erasure again, no lock), and where the caller may sleep it gets a
+ * chance to reschedule there.
  *
  * Mixing.  Input of any length is absorbed without a hash by a cascade of
  * HChaCha20, keyed by the secret being updated: a header block (a domain
@@ -53,56 +63,92 @@
  * additional input is absorbed into the request's one-time key, so it
  * changes that request's output and nothing else.
  *
- * Reseeding.  seed() and set_ent() reseed at once.  The instance also
- * reseeds itself from get_random_bytes() when KCHACHA_RNG_RESEED_SECS
- * seconds have passed since its last reseed (checked on every request, one
- * compare against jiffies; every second instead until the kernel RNG is
- * initialized), and when one CPU's sub-generator has produced
- * KCHACHA_RNG_RESEED_BYTES since it was keyed (checked when its batch is
- * refilled, so at most one batch later).  A reseed changes the generation,
- * so every CPU discards what is left of its batch and rekeys before its
- * next byte.
+ * Reseeding.  seed() and set_ent() reseed at once.  Every request first
+ * compares jiffies with the instance's check time, which is the next
+ * reseed time, or now while the kernel RNG is not initialized and after a
+ * VM clone (the vmfork notifier moves it for every instance on
+ * kchacha_rng_list); past it, the instance reseeds from get_random_bytes()
+ * if due: when KCHACHA_RNG_RESEED_SECS seconds have passed since
+ * the last reseed (every second instead while the kernel RNG is not
+ * initialized); when the virtual machine was cloned or restored from a
+ * snapshot since (the kernel's vmfork notifier, CONFIG_VMGENID: the kernel
+ * RNG has then been reseeded with the new VM's identity); and when the
+ * last reseed was before the kernel RNG was initialized and it is now.
+ * Output is charged to the sub-generator that produces it as it leaves
+ * (buffered bytes as they are taken, a one-time key's whole segment when
+ * the key is taken), and a sub-generator that would pass
+ * KCHACHA_RNG_RESEED_BYTES since its key was derived reseeds the instance
+ * first; the fallback charges the instance the same way.  A reseed changes
+ * the generation, so every sub-generator discards what is left of its batch
+ * and rekeys before its next byte.
  *
- * Memory: an instance takes about KCHACHA_RNG_BATCH bytes per possible CPU,
- * charged to the memory cgroup of whoever creates it (an AF_ALG bind).
+ * Memory: an instance's context is 704 bytes (x86_64, no lock debugging),
+ * the slots included; a slot's KCHACHA_RNG_BATCH bytes are allocated at its
+ * first refill, so an instance pins at most KCHACHA_RNG_SLOTS batches
+ * (16 KiB) however many CPUs the machine has, one per CPU that used it,
+ * charged to the memory cgroup of the caller that made them allocate.
+ * The batch size is measured (test/bench, best of 40 runs, 16-byte
+ * requests against the 4 KiB batches before it): 2 KiB costs 3-8%, 1 KiB
+ * 7-13%, before take() was inlined, which gained 10-20%.
  *
  * Seeds of any length are accepted, none is required: an instance seeds
  * itself from get_random_bytes() when it is created.
  *
  * Deterministic instances (kchacha_rng_alloc(impl, true)) exist only for the
  * self-test and the user-space tests: their "fresh" entropy is a fixed
- * sequence, they always use CPU 0's sub-generator, never reseed on time and
- * reseed every KCHACHA_RNG_FIXED_RESEED_BYTES, so one script of requests
+ * sequence, they always use slot 0, never reseed on time, a clone or a late
+ * kernel RNG, reseed every KCHACHA_RNG_FIXED_RESEED_BYTES and replace
+ * one-time keys every KCHACHA_RNG_FIXED_KEY_BYTES, so one script of requests
  * gives one known stream, the same for every implementation.  They must not
  * be shared between threads.  No tfm is ever deterministic.
  */
 #include <crypto/internal/rng.h>
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/container_of.h>
+#include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/module.h>
-#include <linux/percpu.h>
+#include <linux/notifier.h>
+#include <linux/preempt.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#ifdef CONFIG_DEBUG_FS
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#endif
 
 #include "kchacha_compat.h"
 #include "kchacha.h"
 
-/* Bytes of keystream per refill: the next key, then the output buffer. */
-#define KCHACHA_RNG_BATCH		4096
+/*
+ * Bytes of keystream per refill: the next key, then the output buffer; a
+ * power of two, the size of its kmalloc object.  See "Memory" above.
+ */
+#define KCHACHA_RNG_BATCH		2048
 /* Requests this long or longer bypass the buffer. */
 #define KCHACHA_RNG_DIRECT		512
-/* Most output from one one-time key. */
+/* Sub-generators of one instance, at most: the bound on what it pins. */
+#define KCHACHA_RNG_SLOTS		8
+/*
+ * Most output from one one-time key, and the most work between two
+ * chances to reschedule in a long request.
+ */
 #define KCHACHA_RNG_KEY_BYTES		(64 * 1024)
-/* Reseed bounds: output of one CPU's sub-generator, and time. */
+/* Reseed bounds: output of one sub-generator, and time. */
 #define KCHACHA_RNG_RESEED_BYTES	(1024 * 1024)
 #define KCHACHA_RNG_RESEED_SECS		60
-/* Reseed bound of deterministic instances, so that the self-test sees it. */
+/* Bounds of deterministic instances, so that the self-test sees them. */
 #define KCHACHA_RNG_FIXED_RESEED_BYTES	2048
+#define KCHACHA_RNG_FIXED_KEY_BYTES	1024
 
 /* Domain constants of the absorbing cascade (little-endian ASCII). */
 #define KCHACHA_RNG_DOM_SEED		0x64656573	/* "seed" */
@@ -111,48 +157,66 @@
 #define KCHACHA_RNG_DOM_KAT		0x2074616b	/* "kat " */
 
 /**
- * struct kchacha_rng_cpu - one CPU's sub-generator
+ * struct kchacha_rng_slot - a sub-generator
  * @lock: taken with interrupts off around every use
  * @busy: being refilled, with @lock dropped; only the refiller touches the
  *	rest until it clears @busy
- * @generation: the instance generation @key was derived in; 0: none yet
  * @pos: next unread byte of @buf; KCHACHA_RNG_BATCH when empty
- * @out: bytes produced since @key was derived from the instance
+ * @generation: the instance generation @key was derived in; 0: none yet
+ * @left: bytes it may still hand out under keys of @generation
  * @key: the ChaCha20 key of the next refill
- * @buf: the batch; bytes before @pos are zero
+ * @buf: the batch, KCHACHA_RNG_BATCH bytes allocated at the first refill
+ *	(kchacha_rng_nobuf before); bytes before @pos are zero
  */
-struct kchacha_rng_cpu {
+struct kchacha_rng_slot {
 	spinlock_t lock;		/* taken with interrupts off */
 	bool busy;
-	unsigned long generation;
 	unsigned int pos;
-	unsigned long out;
+	unsigned long generation;
+	unsigned long left;
 	u32 key[8];
-	u8 buf[KCHACHA_RNG_BATCH];
+	u8 *buf;
 };
 
 /**
  * struct kchacha_rng - one generator instance, the context of a tfm
  * @impl: the ChaCha implementation it runs on
- * @cpus: the per-CPU sub-generators
  * @generation: changes (never to 0) whenever @key is reseeded
+ * @check_at: jiffies after which the next request checks whether a reseed
+ *	is due (the one test of the fast path): @reseed_at, or at once
+ *	after a VM clone and while the kernel RNG is not initialized
  * @reseed_at: jiffies after which the next request reseeds
+ * @epoch: kchacha_rng_epoch when last reseeded
+ * @unready: last reseeded before the kernel RNG was initialized
  * @reseed_bytes: a sub-generator's output that triggers a reseed
+ * @key_bytes: most output of one one-time key
+ * @out: bytes handed out by the fallback since the last reseed
  * @fixed_calls: entropy requests so far (deterministic instances)
+ * @slot_mask: CPU n uses slot n & @slot_mask: one slot per CPU, up to
+ *	KCHACHA_RNG_SLOTS (a power of two)
  * @fixed: deterministic (tests only)
- * @lock: protects @key, @generation and @reseed_at
+ * @node: in kchacha_rng_list (not deterministic instances)
+ * @lock: protects @key, @generation, @reseed_at, @epoch, @unready, @out
  * @key: the instance key
+ * @slots: the sub-generators
  */
 struct kchacha_rng {
 	const struct kchacha_impl *impl;
-	struct kchacha_rng_cpu __percpu *cpus;
 	unsigned long generation;
+	unsigned long check_at;
 	unsigned long reseed_at;
-	unsigned long reseed_bytes;
-	unsigned int fixed_calls;
+	unsigned long epoch;
+	bool unready;
 	bool fixed;
-	spinlock_t lock;		/* @key, @generation, @reseed_at */
+	unsigned int slot_mask;
+	unsigned int fixed_calls;
+	unsigned int key_bytes;
+	unsigned long reseed_bytes;
+	unsigned long out;
+	struct list_head node;
+	spinlock_t lock;		/* the fields above it, @key */
 	u32 key[8];
+	struct kchacha_rng_slot slots[KCHACHA_RNG_SLOTS];
 };
 
 struct kchacha_rng_alg {
@@ -162,6 +226,32 @@ struct kchacha_rng_alg {
 
 /* Nonce and counter of every keystream: each key is used once. */
 static const u8 kchacha_rng_iv[KCHACHA_IV_SIZE];
+
+/*
+ * VM clones seen (vmfork notifications), and every instance, for the
+ * notifier to make each one check at its next request.
+ */
+static unsigned long kchacha_rng_epoch;
+static LIST_HEAD(kchacha_rng_list);
+static DEFINE_SPINLOCK(kchacha_rng_list_lock);
+
+/* What the rng did, for tests and debugging (debugfs kchacha/rng). */
+static struct {
+	atomic_long_t reseeds;
+	atomic_long_t vmfork_reseeds;
+	atomic_long_t ready_reseeds;
+	atomic_long_t vmforks;
+	atomic_long_t batches;
+} kchacha_rng_stats;
+
+/*
+ * The batch of a slot before its first refill: with the slot's position at
+ * its end, nothing is ever read or written there.
+ */
+static u8 kchacha_rng_nobuf[KCHACHA_RNG_BATCH];
+
+/* The C core: what runs under a lock, with interrupts off. */
+static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
 
 static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 {
@@ -173,7 +263,8 @@ static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 
 /*
  * key = the HChaCha20 cascade over (domain, len) and @data, keyed by key.
- * See the comment at the top of the file.
+ * See the comment at the top of the file.  @impl is the C core wherever
+ * interrupts may be off.
  */
 static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
 			       u32 domain, const u8 *data, unsigned int len)
@@ -215,95 +306,171 @@ static void kchacha_rng_entropy(struct kchacha_rng *rng, u8 *out)
 }
 
 /*
+ * Is a reseed due?  The time has come; or a VM clone happened since the
+ * last one; or the last one was before the kernel RNG was initialized and
+ * it is now.  Deterministic instances reseed only on bytes and seeds.
+ */
+static bool kchacha_rng_due(const struct kchacha_rng *rng)
+{
+	if (rng->fixed)
+		return false;
+	return time_after(jiffies, READ_ONCE(rng->reseed_at)) ||
+	       READ_ONCE(rng->epoch) != READ_ONCE(kchacha_rng_epoch) ||
+	       (READ_ONCE(rng->unready) && rng_is_initialized());
+}
+
+/*
  * Mix @seed and fresh entropy into the instance key and start a new
- * generation.  With @if_due, only if the reseed time has come (another CPU
- * may have reseeded meanwhile).
+ * generation.  With @if_due, only if kchacha_rng_due() (another CPU may
+ * have reseeded meanwhile).  @seed is absorbed with @rng's implementation
+ * outside any lock; the rest, under the lock, on the C core.
  */
 static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 			       unsigned int slen, bool if_due)
 {
+	unsigned long epoch = READ_ONCE(kchacha_rng_epoch);
+	bool ready = rng_is_initialized();
 	u8 fresh[KCHACHA_KEY_SIZE];
+	bool vmfork, late, done;
 	unsigned long flags, gen;
 	u32 m[8];
 	int i;
 
 	kchacha_rng_entropy(rng, fresh);
 	kchacha_rng_load_key(m, fresh);
-	kchacha_rng_absorb(rng->impl, m, KCHACHA_RNG_DOM_SEED, seed, slen);
+	kchacha_rng_absorb(slen ? rng->impl : kchacha_rng_c, m,
+			   KCHACHA_RNG_DOM_SEED, seed, slen);
 
 	spin_lock_irqsave(&rng->lock, flags);
-	if (!if_due || time_after(jiffies, rng->reseed_at)) {
+	vmfork = rng->generation && rng->epoch != epoch;
+	late = rng->generation && rng->unready && ready;
+	done = !if_due || kchacha_rng_due(rng);
+	if (done) {
 		for (i = 0; i < 8; i++)
 			m[i] ^= rng->key[i];
-		kchacha_rng_absorb(rng->impl, m, KCHACHA_RNG_DOM_MIX, NULL, 0);
+		kchacha_rng_absorb(kchacha_rng_c, m, KCHACHA_RNG_DOM_MIX,
+				   NULL, 0);
 		memcpy(rng->key, m, sizeof(rng->key));
 		gen = rng->generation + 1;
 		WRITE_ONCE(rng->generation, gen ? gen : 1);
 		WRITE_ONCE(rng->reseed_at, jiffies +
-			   (rng_is_initialized() ?
-			    KCHACHA_RNG_RESEED_SECS * HZ : HZ));
+			   (ready ? KCHACHA_RNG_RESEED_SECS * HZ : HZ));
+		/* not ready: check at every request until it is */
+		if (!rng->fixed)
+			WRITE_ONCE(rng->check_at,
+				   ready ? rng->reseed_at : jiffies - 1);
+		WRITE_ONCE(rng->epoch, epoch);
+		WRITE_ONCE(rng->unready, !ready);
+		rng->out = 0;
 	}
 	spin_unlock_irqrestore(&rng->lock, flags);
+	/*
+	 * A clone after @epoch was read: its notifier may have run before
+	 * check_at was set above, so look again (the notifier's barrier
+	 * pairs with this one).
+	 */
+	smp_mb();
+	if (READ_ONCE(kchacha_rng_epoch) != epoch && !rng->fixed)
+		WRITE_ONCE(rng->check_at, jiffies - 1);
 
 	memzero_explicit(fresh, sizeof(fresh));
 	memzero_explicit(m, sizeof(m));
+	if (done && !rng->fixed) {
+		atomic_long_inc(&kchacha_rng_stats.reseeds);
+		if (vmfork)
+			atomic_long_inc(&kchacha_rng_stats.vmfork_reseeds);
+		if (late)
+			atomic_long_inc(&kchacha_rng_stats.ready_reseeds);
+	}
+}
+
+/* One ChaCha20 block of @key into @block, on the C core. */
+static void kchacha_rng_block(const u32 *key, u8 *block)
+{
+	u32 state[KCHACHA_STATE_WORDS];
+
+	memset(block, 0, KCHACHA_BLOCK_SIZE);
+	kchacha_init_state(state, key, kchacha_rng_iv);
+	kchacha_crypt(kchacha_rng_c, state, block, block, KCHACHA_BLOCK_SIZE,
+		      20);
+	memzero_explicit(state, sizeof(state));
 }
 
 /*
- * Fast key erasure of the instance key: one ChaCha20 block, whose first 32
- * bytes become the new instance key and the next 32 @key.  Returns the
- * generation @key belongs to.
+ * Fast key erasure of the instance key: one ChaCha20 block (C core, under
+ * the lock), whose first 32 bytes become the new instance key and the next
+ * 32 @key.  @count bytes to be produced under @key are charged to the
+ * instance (the fallback's; 0 for a sub-generator, which counts its own).
+ * Returns the generation @key belongs to.
  */
-static unsigned long kchacha_rng_derive(struct kchacha_rng *rng, u32 *key)
+static unsigned long kchacha_rng_derive(struct kchacha_rng *rng, u32 *key,
+					unsigned int count)
 {
-	u32 state[KCHACHA_STATE_WORDS];
 	u8 block[KCHACHA_BLOCK_SIZE];
 	unsigned long flags, gen;
 
-	memset(block, 0, sizeof(block));
 	spin_lock_irqsave(&rng->lock, flags);
-	kchacha_init_state(state, rng->key, kchacha_rng_iv);
-	kchacha_crypt(rng->impl, state, block, block, sizeof(block), 20);
+	kchacha_rng_block(rng->key, block);
 	kchacha_rng_load_key(rng->key, block);
 	gen = rng->generation;
+	rng->out += count;
 	spin_unlock_irqrestore(&rng->lock, flags);
 
 	kchacha_rng_load_key(key, block + KCHACHA_KEY_SIZE);
-	memzero_explicit(state, sizeof(state));
 	memzero_explicit(block, sizeof(block));
 	return gen;
 }
 
-/* Key sub-generator @c anew from the instance, dropping what it holds. */
+/* Key sub-generator @s anew from the instance, dropping what it holds. */
 static void kchacha_rng_rekey(struct kchacha_rng *rng,
-			      struct kchacha_rng_cpu *c)
+			      struct kchacha_rng_slot *s)
 {
-	memzero_explicit(c->buf + c->pos, KCHACHA_RNG_BATCH - c->pos);
-	c->pos = KCHACHA_RNG_BATCH;
-	c->out = 0;
-	c->generation = kchacha_rng_derive(rng, c->key);
+	memzero_explicit(s->buf + s->pos, KCHACHA_RNG_BATCH - s->pos);
+	s->pos = KCHACHA_RNG_BATCH;
+	s->left = rng->reseed_bytes;
+	s->generation = kchacha_rng_derive(rng, s->key, 0);
 }
 
 /*
- * Refill the empty (all zero) batch of @c, which the caller has marked busy
- * and unlocked; reseed or rekey first if due.  The caller sets @c->pos.
+ * Give @s its batch, on its first refill (@s busy, unlocked) or for a
+ * deterministic instance at creation.  The caller may be in any context:
+ * no sleeping, no warning on failure (the fallback serves then).
  */
-static void kchacha_rng_refill(struct kchacha_rng *rng,
-			       struct kchacha_rng_cpu *c)
+static bool kchacha_rng_batch_alloc(struct kchacha_rng_slot *s, gfp_t gfp)
+{
+	u8 *buf = kzalloc(KCHACHA_RNG_BATCH,
+			  gfp | __GFP_ACCOUNT | __GFP_NOWARN);
+
+	if (!buf)
+		return false;
+	s->buf = buf;
+	atomic_long_inc(&kchacha_rng_stats.batches);
+	return true;
+}
+
+/*
+ * Refill the empty (all zero) batch of @s, which the caller has marked busy
+ * and unlocked, allocating it on first use and rekeying first if the
+ * instance reseeded.  The caller sets @s->pos.  Returns false when there
+ * is no memory for the batch.
+ */
+static bool kchacha_rng_refill(struct kchacha_rng *rng,
+			       struct kchacha_rng_slot *s)
 {
 	u32 state[KCHACHA_STATE_WORDS];
 
-	if (c->out >= rng->reseed_bytes)
-		kchacha_rng_reseed(rng, NULL, 0, false);
-	if (c->generation != READ_ONCE(rng->generation))
-		kchacha_rng_rekey(rng, c);
+	if (unlikely(s->buf == kchacha_rng_nobuf) &&
+	    !kchacha_rng_batch_alloc(s, GFP_NOWAIT))
+		return false;
+	if (s->generation != READ_ONCE(rng->generation))
+		kchacha_rng_rekey(rng, s);
 
-	kchacha_init_state(state, c->key, kchacha_rng_iv);
-	kchacha_crypt(rng->impl, state, c->buf, c->buf, KCHACHA_RNG_BATCH, 20);
-	kchacha_rng_load_key(c->key, c->buf);
-	memzero_explicit(c->buf, KCHACHA_KEY_SIZE);
+	kchacha_init_state(state, s->key, kchacha_rng_iv);
+	kchacha_crypt(rng->impl, state, s->buf, s->buf, KCHACHA_RNG_BATCH, 20);
+	kchacha_rng_load_key(s->key, s->buf);
+	memzero_explicit(s->buf, KCHACHA_KEY_SIZE);
 	memzero_explicit(state, sizeof(state));
-	c->out += KCHACHA_RNG_BATCH - KCHACHA_KEY_SIZE;
+	return true;
 }
 
 /*
@@ -327,11 +494,28 @@ static inline void kchacha_rng_move(u8 *dst, u8 *src, unsigned int n)
 	}
 }
 
-/* @len bytes of ChaCha20 keystream under a one-time @key into @dst. */
-static void kchacha_rng_stream(const struct kchacha_impl *impl,
-			       const u32 *key, u8 *dst, unsigned int len)
+/*
+ * Between two pieces of a long request: reschedule if the caller may
+ * sleep.  Not in softirq or hard interrupt context, not under a spinlock
+ * or with interrupts or preemption off (preemptible() is false there, and
+ * always where the kernel keeps no preempt count), not in an RCU read-side
+ * section.
+ */
+static inline void kchacha_rng_resched(void)
+{
+	if (preemptible() && !rcu_preempt_depth())
+		cond_resched();
+}
+
+/*
+ * @len bytes of ChaCha20 keystream under a one-time @key into @dst; with
+ * @next, the block after them becomes the next one-time key (in @key).
+ */
+static void kchacha_rng_stream(const struct kchacha_impl *impl, u32 *key,
+			       u8 *dst, unsigned int len, bool next)
 {
 	u32 state[KCHACHA_STATE_WORDS];
+	u8 block[KCHACHA_BLOCK_SIZE];
 
 	kchacha_init_state(state, key, kchacha_rng_iv);
 	while (len) {
@@ -342,70 +526,119 @@ static void kchacha_rng_stream(const struct kchacha_impl *impl,
 		dst += n;
 		len -= n;
 	}
+	if (next) {
+		memset(block, 0, sizeof(block));
+		kchacha_crypt(kchacha_rng_c, state, block, block,
+			      sizeof(block), 20);
+		kchacha_rng_load_key(key, block);
+		memzero_explicit(block, sizeof(block));
+	}
 	memzero_explicit(state, sizeof(state));
 }
 
 /*
- * This CPU's sub-generator is busy: being refilled by the context this one
- * interrupted, or by another CPU's caller.  A one-time key straight from
- * the instance serves the request instead.
+ * No sub-generator to use: it is busy (being refilled by the context this
+ * one interrupted, or by another CPU's caller) or has no batch and none
+ * could be allocated.  A one-time key straight from the instance serves
+ * the request; @count bytes (see kchacha_rng_take()) are charged to the
+ * instance's own byte bound.
  */
 static noinline void kchacha_rng_fallback(struct kchacha_rng *rng, u8 *dst,
-					  unsigned int len)
+					  unsigned int len, unsigned int count)
 {
 	u32 key[8];
 
-	kchacha_rng_derive(rng, key);
-	kchacha_rng_stream(rng->impl, key, dst, len);
+	if (READ_ONCE(rng->out) + count > rng->reseed_bytes)
+		kchacha_rng_reseed(rng, NULL, 0, false);
+	kchacha_rng_derive(rng, key, count);
+	kchacha_rng_stream(rng->impl, key, dst, len, false);
 	memzero_explicit(key, sizeof(key));
 }
 
 /*
- * Hand out @len bytes of this CPU's batch, wiping them; count @extra more
- * bytes (those a one-time key taken here will produce) against the reseed
- * bound.
+ * Under @s's lock: make @s ready to hand out @count bytes, rekeying or
+ * reseeding (with the lock dropped) first as needed.  Returns false when
+ * @s is busy.
  */
-static void kchacha_rng_take(struct kchacha_rng *rng, u8 *dst,
-			     unsigned int len, unsigned int extra)
+static noinline bool kchacha_rng_prepare(struct kchacha_rng *rng,
+					 struct kchacha_rng_slot *s,
+					 unsigned int count, unsigned long *flags)
+	__must_hold(&s->lock)
 {
-	struct kchacha_rng_cpu *c;
-	unsigned long flags;
-
-	c = rng->fixed ? per_cpu_ptr(rng->cpus, 0) : raw_cpu_ptr(rng->cpus);
-	spin_lock_irqsave(&c->lock, flags);
-	if (unlikely(c->busy)) {
-		spin_unlock_irqrestore(&c->lock, flags);
-		kchacha_rng_fallback(rng, dst, len);
-		return;
+	for (;;) {
+		if (unlikely(s->busy))
+			return false;
+		if (s->generation != READ_ONCE(rng->generation))
+			kchacha_rng_rekey(rng, s);
+		if (count <= s->left)
+			return true;
+		spin_unlock_irqrestore(&s->lock, *flags);
+		kchacha_rng_reseed(rng, NULL, 0, false);
+		spin_lock_irqsave(&s->lock, *flags);
 	}
-	if (unlikely(c->generation != READ_ONCE(rng->generation)))
-		kchacha_rng_rekey(rng, c);
+}
+
+/*
+ * Hand out @len bytes of this CPU's batch, wiping them, and charge @count
+ * bytes to the sub-generator: @len, or the output of the one-time key the
+ * caller takes.  If that would take it past the byte bound, reseed first.
+ * Inline: the call costs small requests some 10% (`make bench`).
+ */
+static __always_inline void kchacha_rng_take(struct kchacha_rng *rng, u8 *dst,
+					     unsigned int len,
+					     unsigned int count)
+{
+	struct kchacha_rng_slot *s;
+	unsigned long flags;
+	bool filled;
+
+	/* this CPU's slot; slot 0 for deterministic instances */
+	s = &rng->slots[raw_smp_processor_id() & rng->slot_mask];
+	spin_lock_irqsave(&s->lock, flags);
+	if (unlikely(s->busy || count > s->left ||
+		     s->generation != READ_ONCE(rng->generation)) &&
+	    !kchacha_rng_prepare(rng, s, count, &flags)) {
+		spin_unlock_irqrestore(&s->lock, flags);
+		goto fallback;
+	}
+	s->left -= count;
 	for (;;) {
 		unsigned int n = min_t(unsigned int, len,
-				       KCHACHA_RNG_BATCH - c->pos);
+				       KCHACHA_RNG_BATCH - s->pos);
 
-		kchacha_rng_move(dst, c->buf + c->pos, n);
-		c->pos += n;
+		kchacha_rng_move(dst, s->buf + s->pos, n);
+		s->pos += n;
 		dst += n;
 		len -= n;
 		if (!len)
 			break;
 
 		/* empty: refill with interrupts on, the batch marked busy */
-		c->busy = true;
-		spin_unlock_irqrestore(&c->lock, flags);
-		kchacha_rng_refill(rng, c);
-		spin_lock_irqsave(&c->lock, flags);
-		c->pos = KCHACHA_KEY_SIZE;
-		c->busy = false;
+		s->busy = true;
+		spin_unlock_irqrestore(&s->lock, flags);
+		filled = kchacha_rng_refill(rng, s);
+		spin_lock_irqsave(&s->lock, flags);
+		s->busy = false;
+		if (unlikely(!filled)) {
+			spin_unlock_irqrestore(&s->lock, flags);
+			count = len;
+			goto fallback;
+		}
+		s->pos = KCHACHA_KEY_SIZE;
 	}
-	c->out += extra;
-	spin_unlock_irqrestore(&c->lock, flags);
+	spin_unlock_irqrestore(&s->lock, flags);
+	return;
+
+fallback:
+	kchacha_rng_fallback(rng, dst, len, count);
 }
 
 /*
- * A request with additional input or of KCHACHA_RNG_DIRECT bytes or more:
- * one-time keys from the batch, each for up to KCHACHA_RNG_KEY_BYTES.
+ * A request with additional input or of KCHACHA_RNG_DIRECT bytes or more,
+ * in segments of at most the byte bound: each takes one one-time key from
+ * the batch (one lock) and is charged in full to the sub-generator; within
+ * a segment every @key_bytes the key is replaced by fast key erasure of its
+ * own stream, with a chance to reschedule in between.
  */
 static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
 					const u8 *src, unsigned int slen,
@@ -415,19 +648,35 @@ static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
 	u32 key[8];
 
 	while (dlen) {
-		unsigned int n = min_t(unsigned int, dlen, KCHACHA_RNG_KEY_BYTES);
+		unsigned int seg = min_t(unsigned long, dlen, rng->reseed_bytes);
 
-		kchacha_rng_take(rng, bytes, sizeof(bytes), n);
+		kchacha_rng_take(rng, bytes, sizeof(bytes), seg);
 		kchacha_rng_load_key(key, bytes);
 		if (slen)
 			kchacha_rng_absorb(rng->impl, key, KCHACHA_RNG_DOM_ADDTL,
 					   src, slen);
-		kchacha_rng_stream(rng->impl, key, dst, n);
-		dst += n;
-		dlen -= n;
+		dlen -= seg;
+		while (seg) {
+			unsigned int n = min(seg, rng->key_bytes);
+
+			kchacha_rng_stream(rng->impl, key, dst, n, n < seg);
+			dst += n;
+			seg -= n;
+			if (seg || dlen)
+				kchacha_rng_resched();
+		}
 	}
 	memzero_explicit(bytes, sizeof(bytes));
 	memzero_explicit(key, sizeof(key));
+}
+
+/* check_at has passed: reseed if due, else wait for reseed_at again. */
+static noinline void kchacha_rng_check(struct kchacha_rng *rng)
+{
+	if (kchacha_rng_due(rng))
+		kchacha_rng_reseed(rng, NULL, 0, true);
+	else if (!READ_ONCE(rng->unready))
+		WRITE_ONCE(rng->check_at, READ_ONCE(rng->reseed_at));
 }
 
 /**
@@ -439,7 +688,8 @@ static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
  * @dlen: bytes wanted; 0 does nothing
  *
  * Safe in any context, with any number of concurrent callers: every caller
- * gets bytes nobody else gets.
+ * gets bytes nobody else gets.  A long request reschedules between pieces
+ * of KCHACHA_RNG_KEY_BYTES where its caller may sleep.
  *
  * Return: 0.
  */
@@ -448,12 +698,11 @@ int kchacha_rng_generate(struct kchacha_rng *rng, const u8 *src,
 {
 	if (unlikely(!dlen))
 		return 0;
-	if (!rng->fixed &&
-	    unlikely(time_after(jiffies, READ_ONCE(rng->reseed_at))))
-		kchacha_rng_reseed(rng, NULL, 0, true);
+	if (unlikely(time_after(jiffies, READ_ONCE(rng->check_at))))
+		kchacha_rng_check(rng);
 
 	if (likely(!slen && dlen < KCHACHA_RNG_DIRECT))
-		kchacha_rng_take(rng, dst, dlen, 0);
+		kchacha_rng_take(rng, dst, dlen, dlen);
 	else
 		kchacha_rng_direct(rng, src, slen, dst, dlen);
 	return 0;
@@ -474,24 +723,37 @@ int kchacha_rng_seed(struct kchacha_rng *rng, const u8 *seed,
 	return 0;
 }
 
+/* No batch allocated but, for deterministic instances, slot 0's. */
 static int kchacha_rng_init(struct kchacha_rng *rng,
 			    const struct kchacha_impl *impl, bool fixed)
 {
-	int cpu;
+	unsigned int i, n = min_t(unsigned int, nr_cpu_ids, KCHACHA_RNG_SLOTS);
+	unsigned long flags;
 
 	rng->impl = impl;
 	rng->fixed = fixed;
 	rng->reseed_bytes = fixed ? KCHACHA_RNG_FIXED_RESEED_BYTES :
 			    KCHACHA_RNG_RESEED_BYTES;
+	rng->key_bytes = fixed ? KCHACHA_RNG_FIXED_KEY_BYTES :
+			 KCHACHA_RNG_KEY_BYTES;
+	for (rng->slot_mask = 1; !fixed && rng->slot_mask * 2 <= n;)
+		rng->slot_mask *= 2;
+	rng->slot_mask--;
 	spin_lock_init(&rng->lock);
-	rng->cpus = alloc_percpu_gfp(struct kchacha_rng_cpu, GFP_KERNEL_ACCOUNT);
-	if (!rng->cpus)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		struct kchacha_rng_cpu *c = per_cpu_ptr(rng->cpus, cpu);
-
-		spin_lock_init(&c->lock);
-		c->pos = KCHACHA_RNG_BATCH;
+	for (i = 0; i < KCHACHA_RNG_SLOTS; i++) {
+		spin_lock_init(&rng->slots[i].lock);
+		rng->slots[i].pos = KCHACHA_RNG_BATCH;
+		rng->slots[i].buf = kchacha_rng_nobuf;
+	}
+	if (fixed) {
+		if (!kchacha_rng_batch_alloc(&rng->slots[0], GFP_KERNEL))
+			return -ENOMEM;
+		/* deterministic: never checks */
+		rng->check_at = jiffies + MAX_JIFFY_OFFSET;
+	} else {
+		spin_lock_irqsave(&kchacha_rng_list_lock, flags);
+		list_add(&rng->node, &kchacha_rng_list);
+		spin_unlock_irqrestore(&kchacha_rng_list_lock, flags);
 	}
 	kchacha_rng_reseed(rng, NULL, 0, false);
 	return 0;
@@ -499,12 +761,21 @@ static int kchacha_rng_init(struct kchacha_rng *rng,
 
 static void kchacha_rng_exit(struct kchacha_rng *rng)
 {
-	int cpu;
+	unsigned long flags;
+	unsigned int i;
 
-	for_each_possible_cpu(cpu)
-		memzero_explicit(per_cpu_ptr(rng->cpus, cpu),
-				 sizeof(struct kchacha_rng_cpu));
-	free_percpu(rng->cpus);
+	if (!rng->fixed) {
+		spin_lock_irqsave(&kchacha_rng_list_lock, flags);
+		list_del(&rng->node);
+		spin_unlock_irqrestore(&kchacha_rng_list_lock, flags);
+	}
+
+	for (i = 0; i < KCHACHA_RNG_SLOTS; i++) {
+		if (rng->slots[i].buf != kchacha_rng_nobuf) {
+			kfree_sensitive(rng->slots[i].buf);
+			atomic_long_dec(&kchacha_rng_stats.batches);
+		}
+	}
 	memzero_explicit(rng, sizeof(*rng));
 }
 
@@ -537,6 +808,81 @@ void kchacha_rng_free(struct kchacha_rng *rng)
 		return;
 	kchacha_rng_exit(rng);
 	kfree(rng);
+}
+
+/*
+ * A VM clone or a restored snapshot: the kernel RNG has been reseeded with
+ * the new VM's identity; every instance reseeds at its next request.
+ */
+static int kchacha_rng_vmfork(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	struct kchacha_rng *rng;
+	unsigned long flags;
+
+	WRITE_ONCE(kchacha_rng_epoch, kchacha_rng_epoch + 1);
+	atomic_long_inc(&kchacha_rng_stats.vmforks);
+	/* pairs with the barrier at the end of kchacha_rng_reseed() */
+	smp_mb();
+	spin_lock_irqsave(&kchacha_rng_list_lock, flags);
+	list_for_each_entry(rng, &kchacha_rng_list, node)
+		WRITE_ONCE(rng->check_at, jiffies - 1);
+	spin_unlock_irqrestore(&kchacha_rng_list_lock, flags);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kchacha_rng_vmfork_nb = {
+	.notifier_call = kchacha_rng_vmfork,
+};
+
+#ifdef CONFIG_DEBUG_FS
+static struct dentry *kchacha_rng_debugfs;
+
+static int kchacha_rng_stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "reseeds %ld\nvmfork_reseeds %ld\nready_reseeds %ld\nvmforks %ld\nbatches %ld\nbatch_bytes %d\n",
+		   atomic_long_read(&kchacha_rng_stats.reseeds),
+		   atomic_long_read(&kchacha_rng_stats.vmfork_reseeds),
+		   atomic_long_read(&kchacha_rng_stats.ready_reseeds),
+		   atomic_long_read(&kchacha_rng_stats.vmforks),
+		   atomic_long_read(&kchacha_rng_stats.batches),
+		   KCHACHA_RNG_BATCH);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kchacha_rng_stats);
+#endif
+
+/**
+ * kchacha_rng_init_module() - module-wide rng setup, before registration
+ *
+ * Registers the vmfork notifier (a no-op without CONFIG_VMGENID) and the
+ * debugfs file kchacha/rng with the rng's counters.
+ *
+ * Return: 0 or a negative errno.
+ */
+int kchacha_rng_init_module(void)
+{
+	int err = register_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
+
+	if (err)
+		return err;
+#ifdef CONFIG_DEBUG_FS
+	kchacha_rng_debugfs = debugfs_create_dir("kchacha", NULL);
+	debugfs_create_file("rng", 0444, kchacha_rng_debugfs, NULL,
+			    &kchacha_rng_stats_fops);
+#endif
+	return 0;
+}
+
+/**
+ * kchacha_rng_exit_module() - undo kchacha_rng_init_module()
+ */
+void kchacha_rng_exit_module(void)
+{
+#ifdef CONFIG_DEBUG_FS
+	debugfs_remove_recursive(kchacha_rng_debugfs);
+#endif
+	unregister_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
 }
 
 static int kchacha_rng_init_tfm(struct crypto_tfm *tfm)
@@ -649,8 +995,8 @@ static const struct {
 
 /* The HChaCha20 cascade of the script's output under the zero key. */
 static const u8 kchacha_rng_kat_digest[32] =
-	"\x2e\x15\x9e\xb9\xb8\x80\xaa\xe9\xb0\xff\x6e\x68\xc3\x78\x16\xa4"
-	"\x90\xb8\xb6\x31\x61\x06\x45\x0e\x89\x35\x5a\x3d\xbe\x4b\xce\x4f";
+	"\x27\x79\xe4\x6b\x01\x48\x6a\xe6\x30\xc9\xd4\x6b\x8a\x50\x20\x2b"
+	"\x26\x4e\x38\x9e\x3e\x8b\x86\xea\xb5\xa4\x3f\x43\xbe\x8f\x26\xb9";
 
 static int kchacha_rng_run_script(const struct kchacha_impl *impl, u8 *out,
 				  const u8 *input)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * User-space shim: the state and functions behind the stand-ins rng.c uses
- * (<linux/random.h>, <linux/percpu.h>, <linux/jiffies.h>, <crypto/rng.h>).
+ * (<linux/random.h>, <linux/percpu.h>, <linux/jiffies.h>, <crypto/rng.h>,
+ * <linux/slab.h>, <linux/sched.h>).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,8 +18,19 @@
 #include <linux/jiffies.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 
 unsigned long kchacha_shim_jiffies_now;
+bool kchacha_shim_rng_ready = true;
+struct notifier_block *kchacha_shim_vmfork_nb;
+__thread unsigned long kchacha_shim_resched;
+__thread bool kchacha_shim_preemptible = true;
+unsigned long kchacha_shim_bad_resched;
+struct kchacha_shim_slab_region kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
+long kchacha_shim_slab_bytes;
+bool kchacha_shim_kmalloc_fail;
+static pthread_mutex_t kchacha_shim_slab_lock = PTHREAD_MUTEX_INITIALIZER;
 unsigned long kchacha_shim_jiffies_offset;
 unsigned long kchacha_shim_random_calls;
 void (*kchacha_shim_random_hook)(void);
@@ -207,4 +219,55 @@ int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
 	err = crypto_rng_alg(tfm)->seed(tfm, seed, slen);
 	free(buf);
 	return err;
+}
+
+/* kmalloc(): 64-byte aligned, listed with its size while it lives. */
+void *kchacha_shim_kmalloc(size_t n, int gfp)
+{
+	void *p;
+	unsigned int i;
+
+	if (__atomic_load_n(&kchacha_shim_kmalloc_fail, __ATOMIC_RELAXED))
+		return NULL;
+	p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+	if (!p)
+		return NULL;
+	if (gfp & __GFP_ZERO)
+		memset(p, 0, n);
+	pthread_mutex_lock(&kchacha_shim_slab_lock);
+	for (i = 0; i < KCHACHA_SHIM_MAX_SLAB; i++) {
+		if (!kchacha_shim_slab[i].p) {
+			kchacha_shim_slab[i].p = p;
+			kchacha_shim_slab[i].size = n;
+			kchacha_shim_slab_bytes += n;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&kchacha_shim_slab_lock);
+	if (i == KCHACHA_SHIM_MAX_SLAB)
+		abort();
+	return p;
+}
+
+/* kfree(), kfree_sensitive(): the latter wipes first, as the kernel's. */
+void kchacha_shim_kfree(const void *p, int sensitive)
+{
+	unsigned int i;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&kchacha_shim_slab_lock);
+	for (i = 0; i < KCHACHA_SHIM_MAX_SLAB; i++) {
+		if (kchacha_shim_slab[i].p == p) {
+			if (sensitive)
+				memset((void *)p, 0, kchacha_shim_slab[i].size);
+			kchacha_shim_slab_bytes -= kchacha_shim_slab[i].size;
+			kchacha_shim_slab[i].p = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&kchacha_shim_slab_lock);
+	if (i == KCHACHA_SHIM_MAX_SLAB)
+		abort();
+	free((void *)p);
 }

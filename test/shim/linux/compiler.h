@@ -5,4 +5,5 @@
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define noinline		__attribute__((__noinline__))
+#define __must_hold(x)
 #endif

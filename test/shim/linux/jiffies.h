@@ -27,6 +27,7 @@ static inline unsigned long kchacha_shim_jiffies(void)
 }
 
 #define jiffies			kchacha_shim_jiffies()
+#define MAX_JIFFY_OFFSET	((long)(~0UL >> 2) - 1)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 #define time_before(a, b)	time_after(b, a)
 #endif

@@ -15,7 +15,6 @@
 #define pr_info(...)		fprintf(stderr, __VA_ARGS__)
 #define pr_warn(...)		fprintf(stderr, __VA_ARGS__)
 #define pr_debug(...)		do { } while (0)
-#define cond_resched()		do { } while (0)
 #define EXPORT_SYMBOL_GPL(s)
 #define __init
 #define __exit

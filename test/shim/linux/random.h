@@ -4,18 +4,37 @@
  * getrandom(2), counted in kchacha_shim_random_calls so that tests can see
  * when a generator reseeds.  A test may set kchacha_shim_random_hook to run
  * code where a reseed fetches its entropy, as an interrupt could; the hook
- * is cleared before it runs.
+ * is cleared before it runs.  rng_is_initialized() is
+ * kchacha_shim_rng_ready, which tests clear to play early boot; the vmfork
+ * notifier registered last is kchacha_shim_vmfork_nb, which tests call to
+ * play a VM clone.
  */
 #ifndef _SHIM_LINUX_RANDOM_H
 #define _SHIM_LINUX_RANDOM_H
 #include <linux/types.h>
+#include <linux/notifier.h>
 extern unsigned long kchacha_shim_random_calls;
+extern bool kchacha_shim_rng_ready;
+extern struct notifier_block *kchacha_shim_vmfork_nb;
 extern void (*kchacha_shim_random_hook)(void);
 void get_random_bytes(void *buf, size_t len);
 
 /* getrandom(2) blocks until the kernel's pool is initialized. */
 static inline bool rng_is_initialized(void)
 {
-	return true;
+	return __atomic_load_n(&kchacha_shim_rng_ready, __ATOMIC_RELAXED);
+}
+
+static inline int register_random_vmfork_notifier(struct notifier_block *nb)
+{
+	kchacha_shim_vmfork_nb = nb;
+	return 0;
+}
+
+static inline int unregister_random_vmfork_notifier(struct notifier_block *nb)
+{
+	if (kchacha_shim_vmfork_nb == nb)
+		kchacha_shim_vmfork_nb = NULL;
+	return 0;
 }
 #endif

@@ -1,13 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* User-space shim for <linux/slab.h>. */
+/*
+ * User-space shim for <linux/slab.h>: allocations are counted, with their
+ * sizes, in kchacha_shim_slab_bytes (live bytes) and listed in
+ * kchacha_shim_slab[] for tests that scan or measure them.
+ */
 #ifndef _SHIM_LINUX_SLAB_H
 #define _SHIM_LINUX_SLAB_H
-#include <stdlib.h>
+#include <stdbool.h>
+#include <stddef.h>
+typedef int gfp_t;
 #define GFP_KERNEL		0
 #define GFP_ATOMIC		0
+#define GFP_NOWAIT		0
 #define GFP_KERNEL_ACCOUNT	0
-#define kmalloc(n, gfp)		malloc(n)
-#define kzalloc(n, gfp)		calloc(1, n)
-#define kfree(p)		free(p)
-#define kfree_sensitive(p)	free(p)
+#define __GFP_ACCOUNT		0
+#define __GFP_NOWARN		0
+#define __GFP_ZERO		1
+
+#define KCHACHA_SHIM_MAX_SLAB	4096
+extern struct kchacha_shim_slab_region {
+	void *p;
+	size_t size;
+} kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
+extern long kchacha_shim_slab_bytes;
+/* set by tests: every allocation fails */
+extern bool kchacha_shim_kmalloc_fail;
+
+void *kchacha_shim_kmalloc(size_t n, int gfp);
+void kchacha_shim_kfree(const void *p, int sensitive);
+#define kmalloc(n, gfp)		kchacha_shim_kmalloc(n, gfp)
+#define kzalloc(n, gfp)		kchacha_shim_kmalloc(n, (gfp) | __GFP_ZERO)
+#define kfree(p)		kchacha_shim_kfree(p, 0)
+#define kfree_sensitive(p)	kchacha_shim_kfree(p, 1)
 #endif

@@ -88,6 +88,11 @@ if grep -q ' kc.mode=bochs' /proc/cmdline; then
 	. /bochs.sh
 	poweroff -f
 fi
+# the rng boot of test/vm/rngboot: a late kernel RNG, then a VM clone
+if grep -q ' kc.mode=rng' /proc/cmdline; then
+	. /rngboot.sh
+	poweroff -f
+fi
 
 # 0. autoload: kchacha sits in /lib/modules/$(uname -r)/updates, depmod'ed;
 #    binding an AF_ALG socket to a driver or an algorithm name loads it
@@ -153,6 +158,10 @@ for impl in $impls; do
 		no "kcapi-rng -n $d: 4096 bytes, a second call differs"
 	level=$((level + 1))
 done
+# 1c. memory: 1,000 rng sockets, each read on one CPU, within the bound
+#     (not on the debug kernel, whose KASAN redzones and lockdep maps
+#     change every object's size)
+[ -n "$debug" ] || run rngvm mem chacha20rng-kchacha-$top 1000
 default=$(top_stdrng)
 case $default in
 drbg_*) ok "default stdrng still the kernel's DRBG ($default)" ;;

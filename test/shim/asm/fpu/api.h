@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * User-space shim for <asm/fpu/api.h>: SIMD sections are counted and must
- * never nest.
+ * never nest.  A section begun with a shimmed irqsave spinlock held
+ * ("interrupts off") is counted in kchacha_shim_simd_irqs_off.
  */
 #ifndef _SHIM_ASM_FPU_API_H
 #define _SHIM_ASM_FPU_API_H
 #include <stdlib.h>
 #include <crypto/internal/simd.h>
+#include <linux/spinlock.h>
 extern __thread int kchacha_shim_in_simd;
+extern unsigned long kchacha_shim_simd_irqs_off;
 static inline void kernel_fpu_begin(void)
 {
 	if (kchacha_shim_in_simd++)
 		abort();
 	kchacha_shim_simd_sections++;
+	if (kchacha_shim_irqs_off)
+		__atomic_fetch_add(&kchacha_shim_simd_irqs_off, 1,
+				   __ATOMIC_RELAXED);
 }
 
 static inline void kernel_fpu_end(void)

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* User-space shim for <linux/atomic.h>: the few operations rng.c uses. */
+#ifndef _SHIM_LINUX_ATOMIC_H
+#define _SHIM_LINUX_ATOMIC_H
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+#define ATOMIC_LONG_INIT(i)	{ (i) }
+#define atomic_long_inc(v)	\
+	((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_long_dec(v)	\
+	((void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_long_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define cmpxchg(p, old, new)	__sync_val_compare_and_swap(p, old, new)
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * User-space shim for <linux/sched.h>, <linux/preempt.h> and
+ * <linux/rcupdate.h>: cond_resched() counts its calls in
+ * kchacha_shim_resched (per thread) and fails the test, through
+ * kchacha_shim_bad_resched, when called where the kernel could not
+ * sleep: with a shimmed spinlock held or "interrupts off".  A test clears
+ * kchacha_shim_preemptible to play a caller that may not sleep (softirq,
+ * a held lock on a kernel without preempt counts).
+ */
+#ifndef _SHIM_LINUX_SCHED_H
+#define _SHIM_LINUX_SCHED_H
+#include <linux/spinlock.h>
+extern __thread unsigned long kchacha_shim_resched;
+extern __thread bool kchacha_shim_preemptible;
+extern unsigned long kchacha_shim_bad_resched;
+
+#define preemptible()		(kchacha_shim_preemptible && !kchacha_shim_irqs_off)
+#define rcu_preempt_depth()	0
+
+static inline void cond_resched(void)
+{
+	if (!preemptible())
+		__atomic_fetch_add(&kchacha_shim_bad_resched, 1,
+				   __ATOMIC_RELAXED);
+	kchacha_shim_resched++;
+}
+#endif

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rngvm: the guest side of the rng's reseed and memory tests (issue 14),
+ * through AF_ALG and the module's counters in debugfs (kchacha/rng).
+ *
+ *   rngvm mem <driver> <n>   n rng sockets (one instance each), each read
+ *                            once on CPU 0: the growth of Slab + Percpu in
+ *                            /proc/meminfo per socket, less that of as many
+ *                            chacha20-generic skcipher sockets, within one
+ *                            context and one batch (the documented bound
+ *                            for an instance used on one CPU)
+ *   rngvm early <driver>     the kernel RNG is not ready: a socket read
+ *                            now, then again as soon as getrandom(2) says
+ *                            the RNG is ready, must have reseeded from it
+ *   rngvm clone <driver>     a socket read, "KCRNG READY" for the host to
+ *                            clone the VM (migrate it to a new QEMU with
+ *                            another vmgenid), then: the next read must
+ *                            come from a reseeded key
+ *
+ * Each check prints "PASS what" or "FAIL what: why"; the exit status is 1
+ * on any failure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/if_alg.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SOL_ALG
+#define SOL_ALG 279
+#endif
+
+#define STATS		"/sys/kernel/debug/kchacha/rng"
+/* The documented bounds (README, "The rng"). */
+#define CTX_BYTES	1024
+#define BATCH_BYTES	2048
+
+static int failed;
+
+static void result(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		failed++;
+}
+
+/* An accept()ed socket of a new instance of @driver (@type), or -1. */
+static int alg_open(const char *type, const char *driver, int *tfm)
+{
+	struct sockaddr_alg sa = { .salg_family = AF_ALG };
+	int fd = socket(AF_ALG, SOCK_SEQPACKET, 0), op;
+
+	if (fd < 0)
+		return -1;
+	strncpy((char *)sa.salg_type, type, sizeof(sa.salg_type) - 1);
+	strncpy((char *)sa.salg_name, driver, sizeof(sa.salg_name) - 1);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	op = accept(fd, NULL, 0);
+	if (op < 0) {
+		close(fd);
+		return -1;
+	}
+	*tfm = fd;
+	return op;
+}
+
+static int rng_read(int op, unsigned char *buf, size_t len)
+{
+	return read(op, buf, len) == (ssize_t)len ? 0 : -1;
+}
+
+/* A counter of kchacha/rng in debugfs, or -1. */
+static long counter(const char *name)
+{
+	char key[64];
+	long v, found = -1;
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* kB of a /proc/meminfo line */
+static long meminfo(const char *name)
+{
+	char line[256];
+	size_t n = strlen(name);
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ':')
+			v = strtol(line + n + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static long kernel_kb(void)
+{
+	return meminfo("Slab") + meminfo("Percpu");
+}
+
+/* Bytes of Slab + Percpu per socket for @n sockets of @type/@driver. */
+static long growth(const char *type, const char *driver, int n, int *fds)
+{
+	unsigned char buf[16];
+	long before, after;
+	int i, bad = 0;
+
+	sync();
+	before = kernel_kb();
+	for (i = 0; i < n; i++) {
+		fds[2 * i + 1] = alg_open(type, driver, &fds[2 * i]);
+		if (fds[2 * i + 1] < 0 ||
+		    (!strcmp(type, "rng") && rng_read(fds[2 * i + 1], buf, 16)))
+			bad++;
+	}
+	after = kernel_kb();
+	if (bad)
+		return -1;
+	return (after - before) * 1024 / n;
+}
+
+static void close_all(int *fds, int n)
+{
+	for (int i = 0; i < 2 * n; i++)
+		close(fds[i]);
+}
+
+static int test_mem(const char *driver, int n)
+{
+	struct rlimit rl = { 4 * n + 64, 4 * n + 64 };
+	int *fds = calloc(2 * n, sizeof(int));
+	long skc, rng, batches0, batches, mfree;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (setrlimit(RLIMIT_NOFILE, &rl) || sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		result(0, "rngvm mem: setrlimit/sched_setaffinity: %s", strerror(errno));
+		return 1;
+	}
+	skc = growth("skcipher", "chacha20-generic", n, fds);
+	close_all(fds, n);
+	batches0 = counter("batches");
+	mfree = meminfo("MemFree");
+	rng = growth("rng", driver, n, fds);
+	mfree -= meminfo("MemFree");
+	batches = counter("batches");
+	close_all(fds, n);
+	printf("rngvm mem: %d sockets: Slab+Percpu per socket: chacha20-generic skcipher %ld bytes, %s %ld bytes (MemFree -%ld kB in all); batches %ld -> %ld\n",
+	       n, skc, driver, rng, mfree, batches0, batches);
+	result(skc >= 0 && rng >= 0, "%d sockets of %s and of chacha20-generic opened and read",
+	       n, driver);
+	result(batches - batches0 == n,
+	       "one batch per instance read on one CPU (%ld for %d)",
+	       batches - batches0, n);
+	result(rng - skc <= CTX_BYTES + BATCH_BYTES,
+	       "an rng instance used on one CPU costs at most a context and a batch (%d bytes): %ld more than a skcipher socket",
+	       CTX_BYTES + BATCH_BYTES, rng - skc);
+	free(fds);
+	return failed;
+}
+
+static int ready_now(void)
+{
+	unsigned char b;
+
+	return getrandom(&b, 1, GRND_NONBLOCK) == 1;
+}
+
+static int test_early(const char *driver)
+{
+	long reseeds, ready, r1, ready1;
+	unsigned char buf[16];
+	int tfm, op;
+
+	op = alg_open("rng", driver, &tfm);
+	if (op < 0 || rng_read(op, buf, 16)) {
+		result(0, "rngvm early: %s socket: %s", driver, strerror(errno));
+		return 1;
+	}
+	if (ready_now()) {
+		result(0, "the kernel RNG is not ready when the module's first instance reads (it is: the test cannot run)");
+		return 1;
+	}
+	result(1, "an instance of %s created and read before the kernel RNG is ready", driver);
+	reseeds = counter("reseeds");
+	ready = counter("ready_reseeds");
+	/* blocks until the kernel RNG is initialized */
+	if (getrandom(buf, 16, 0) != 16) {
+		result(0, "getrandom: %s", strerror(errno));
+		return 1;
+	}
+	if (rng_read(op, buf, 16)) {
+		result(0, "read after the RNG became ready: %s", strerror(errno));
+		return 1;
+	}
+	r1 = counter("reseeds");
+	ready1 = counter("ready_reseeds");
+	printf("rngvm early: reseeds %ld -> %ld, ready_reseeds %ld -> %ld\n",
+	       reseeds, r1, ready, ready1);
+	result(ready >= 0 && ready1 == ready + 1 && r1 == reseeds + 1,
+	       "its first read after the kernel RNG became ready reseeded it from the ready RNG");
+	close(op);
+	close(tfm);
+	return failed;
+}
+
+static int test_clone(const char *driver)
+{
+	long reseeds, forks, fork_reseeds, r1, f1, fr1;
+	unsigned char buf[16];
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	int tfm, op, i;
+
+	op = alg_open("rng", driver, &tfm);
+	if (op < 0 || rng_read(op, buf, 16) || rng_read(op, buf, 16)) {
+		result(0, "rngvm clone: %s socket: %s", driver, strerror(errno));
+		return 1;
+	}
+	reseeds = counter("reseeds");
+	forks = counter("vmforks");
+	fork_reseeds = counter("vmfork_reseeds");
+	rng_read(op, buf, 16);
+	result(reseeds >= 0 && counter("reseeds") == reseeds,
+	       "a read before the clone does not reseed");
+	printf("KCRNG READY\n");
+	fflush(stdout);
+	for (i = 0; i < 3000 && counter("vmforks") == forks; i++)
+		nanosleep(&ts, NULL);
+	result(counter("vmforks") == forks + 1,
+	       "the vmfork notifier ran once after the clone (%ld)",
+	       counter("vmforks") - forks);
+	r1 = counter("reseeds");
+	result(r1 == reseeds, "no instance reseeded before its next request");
+	rng_read(op, buf, 16);
+	r1 = counter("reseeds");
+	f1 = counter("vmforks");
+	fr1 = counter("vmfork_reseeds");
+	printf("rngvm clone: reseeds %ld -> %ld, vmfork_reseeds %ld -> %ld, vmforks %ld -> %ld\n",
+	       reseeds, r1, fork_reseeds, fr1, forks, f1);
+	result(r1 == reseeds + 1 && fr1 == fork_reseeds + 1,
+	       "the first read after the clone came from a key reseeded for it");
+	rng_read(op, buf, 16);
+	result(counter("reseeds") == r1, "the next read does not reseed again");
+	close(op);
+	close(tfm);
+	return failed;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "mem"))
+		return test_mem(argv[2], atoi(argv[3])) ? 1 : 0;
+	if (argc == 3 && !strcmp(argv[1], "early"))
+		return test_early(argv[2]) ? 1 : 0;
+	if (argc == 3 && !strcmp(argv[1], "clone"))
+		return test_clone(argv[2]) ? 1 : 0;
+	fprintf(stderr, "usage: rngvm mem <driver> <n> | early <driver> | clone <driver>\n");
+	return 2;
+}
