@@ -24,6 +24,7 @@
  * is the one the AVX2 tests exercise.
  */
 
+#include <linux/cfi_types.h>
 #include <linux/linkage.h>
 
 .section	.rodata.cst64.kchacha_avx512_lanes, "aM", @progbits, 64
@@ -153,7 +154,7 @@
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
  */
-SYM_FUNC_START(kchacha_avx512_xor)
+SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	test		LEN32, LEN32
 	jz		.Lret
 	push		%rbp
