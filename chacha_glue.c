@@ -195,6 +195,24 @@ static int kchacha_register_rng(struct rng_alg *alg)
 	return crypto_register_rng(alg);
 }
 
+/*
+ * A load failing half way: let the crypto manager finish testing what was
+ * registered before unregistering it (see kchacha_wait_tested()).
+ */
+static void kchacha_wait_all_tested(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < kchacha_ndrvs; i++) {
+		const struct kchacha_drv *drv = &kchacha_drvs[i];
+
+		for (j = 0; j < drv->nskc; j++)
+			kchacha_wait_tested(drv->skc[j].alg.base.cra_driver_name);
+		if (drv->rng)
+			kchacha_wait_tested(drv->rng->base.cra_driver_name);
+	}
+}
+
 static void kchacha_unregister_all(void)
 {
 	while (kchacha_ndrvs--) {
@@ -323,6 +341,7 @@ static int __init kchacha_mod_init(void)
 	return 0;
 
 fail:
+	kchacha_wait_all_tested();
 	kchacha_unregister_all();
 	return err;
 }

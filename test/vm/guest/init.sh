@@ -44,6 +44,25 @@ top_stdrng() {
 		END { print t }' /proc/crypto
 }
 kc_loaded() { grep -q -- '-kchacha-' /proc/crypto; }
+# Since 6.12 the crypto manager tests a new algorithm after its
+# registration has returned, in a cryptomgr_test thread that holds the
+# module: rmmod in that window fails with EAGAIN, and /proc/crypto shows
+# the driver untested.  Wait for those threads (at most 120 s) after
+# loading and before unloading; on 6.1 they have ended already.
+kc_settle() {
+	t=0
+	while grep -qx cryptomgr_test /proc/[0-9]*/comm 2>/dev/null; do
+		t=$((t + 1))
+		if [ $t -gt 1200 ]; then
+			no "crypto self-tests still running after 120 s"
+			return 1
+		fi
+		usleep 100000
+	done
+}
+insmod() { /bin/insmod "$@" && kc_settle; }
+modprobe() { /bin/modprobe "$@" && kc_settle; }
+rmmod() { kc_settle; /bin/rmmod "$@"; }
 
 expect=$(sed -n 's/.* kc\.expect=\([^ ]*\).*/\1/p' /proc/cmdline)
 impls=$(echo "$expect" | tr ',' '\n' | cut -d: -f1)
