@@ -52,6 +52,12 @@ bench:
 
 .PHONY: bench
 
+# 32-bit ARM NEON speed estimates without ARM hardware (qemu-arm, llvm-mca)
+bench-armhf:
+	BUILD=$(BUILD) test/bench/armhf/run
+
+.PHONY: bench-armhf
+
 # QEMU on a PREEMPT_RT, kCFI, KASAN/kmemleak/lockdep/UBSAN kernel built
 # (once) with clang 16 from Debian's linux-source-6.12, with the crypto
 # manager's extra self-tests

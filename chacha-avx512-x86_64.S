@@ -1,27 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kchacha: ChaCha keystream XOR for x86_64 with AVX-512F.
+ * kchacha: ChaCha keystream XOR for x86_64 with AVX-512 (F, VL, BW).
  *
  * kchacha_avx512_xor() follows kchacha_xor_fn (kchacha.h): any length, any
  * alignment, dst == src allowed, the state left alone, the block counter
  * wrapping modulo 2^32 in word 12 only.
  *
- * Whole 1024-byte passes run sixteen blocks "vertically": zmm register i
- * holds word i of sixteen consecutive blocks.  With 32 registers nothing is
- * spilled: zmm0-15 hold the state, zmm16 the sixteen counters, zmm17-24 are
- * scratch for the transpose.  Every rotation is one vprold; the original
- * state is added back straight from memory with embedded broadcasts.  (No
- * three-input boolean occurs in the quarter round or the output, every XOR
- * being followed by a rotate or a store, so vpternlogd would save nothing.)
- * The output is a 16x16 dword transpose: dword and qword interleaves inside
- * each 128-bit lane, then two rounds of 128-bit lane shuffles, leaving each
- * block in one register.
+ * Its forms, chosen by length in one place (.Lchoose below):
  *
- * What is left after the whole passes, less than 1024 bytes, is passed to
- * kchacha_avx2_xor() on a copy of the state with the counter advanced: its
- * eight-, four- and two-block forms and its partial-block handling are the
- * narrower forms here too (every AVX-512F CPU has AVX2), so the tail code
- * is the one the AVX2 tests exercise.
+ *  - whole 1024-byte passes run sixteen blocks "vertically": zmm register i
+ *    holds word i of sixteen consecutive blocks.  With 32 registers nothing
+ *    is spilled: zmm0-15 hold the state, zmm16 the sixteen counters,
+ *    zmm17-24 are scratch for the transpose.  Every rotation is one vprold;
+ *    the original state is added back straight from memory with embedded
+ *    broadcasts.  (No three-input boolean occurs in the quarter round or the
+ *    output, every XOR being followed by a rotate or a store, so vpternlogd
+ *    would save nothing.)  The output is a 16x16 dword transpose: dword and
+ *    qword interleaves inside each 128-bit lane, then two rounds of 128-bit
+ *    lane shuffles, leaving each block in one register;
+ *
+ *  - what is left, one to sixteen blocks the last of which may be partial,
+ *    runs in one pass of a form chosen by its length (.Lchoose): the
+ *    sixteen vertical blocks once more, eight vertical blocks in ymm, or
+ *    "horizontally" in independent chains, each four ymm or zmm registers,
+ *    one state row each, one block per 128-bit lane, its diagonals lined
+ *    up by vpshufd on rows 0, 2 and 3.  The out-of-order core overlaps the
+ *    chains' quarter rounds; a chain's rounds take the latency of one
+ *    block, and a transpose of 128-bit lanes puts each block in one zmm
+ *    register.  Every form ends with its last block, whole or partial,
+ *    going through one masked tail, read and written through an opmask
+ *    with one bit per byte (AVX512BW): nothing past src + len is read or
+ *    dst + len written, without a byte loop or a copy on the stack.
+ *
+ * Nothing is kept on the stack.  zmm16-31, which vzeroupper leaves alone,
+ * hold only what the caller's next kernel_fpu_end() or return to user
+ * space overwrites, as with every other SIMD section of the kernel.
  */
 
 #include <linux/cfi_types.h>
@@ -35,8 +48,22 @@
 .align 4
 .Lsixteen:	.long	16
 
-/* Stack frame, 64-byte aligned: the state copy handed to the AVX2 code. */
-#define FRAME		64
+/*
+ * the horizontal forms: counter offsets of the four lanes (of a ymm chain:
+ * the first two, or the last two for the second chain), a zmm chain's step
+ */
+.section	.rodata.cst64.kchacha_avx512_hlanes, "aM", @progbits, 64
+.align 64
+.Lhlanes:	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
+
+/* dword 0 of each 128-bit lane: where row 3 of a horizontal form takes CTR */
+.section	.rodata.cst64.kchacha_avx512_word0, "aM", @progbits, 64
+.align 64
+.Lword0:	.long	-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0
+
+.section	.rodata.cst64.kchacha_avx512_hstep, "aM", @progbits, 64
+.align 64
+.Lhstep:	.long	4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
 
 /* arguments */
 #define STATE		%rdi
@@ -150,6 +177,261 @@
 	out64		%zmm24, (\k + 12)
 .endm
 
+/* One quarter round on the rows of a horizontal chain. */
+.macro	hqr	a, b, c, d
+	vpaddd		\b, \a, \a
+	vpxord		\a, \d, \d
+	vprold		$16, \d, \d
+	vpaddd		\d, \c, \c
+	vpxord		\c, \b, \b
+	vprold		$12, \b, \b
+	vpaddd		\b, \a, \a
+	vpxord		\a, \d, \d
+	vprold		$8, \d, \d
+	vpaddd		\d, \c, \c
+	vpxord		\c, \b, \b
+	vprold		$7, \b, \b
+.endm
+
+/*
+ * Line the diagonals up as columns, and back: rows a, c and d move, by
+ * one word down, one up and two, so that b, whose last rotate ends a
+ * quarter round and which the next one needs first, goes straight on; the
+ * other rows were final several steps before and shuffle off the critical
+ * path.
+ */
+.macro	hdiag	a, b, c, d
+	vpshufd		$0x93, \a, \a
+	vpshufd		$0x39, \c, \c
+	vpshufd		$0x4e, \d, \d
+.endm
+
+.macro	hundiag	a, b, c, d
+	vpshufd		$0x39, \a, \a
+	vpshufd		$0x93, \c, \c
+	vpshufd		$0x4e, \d, \d
+.endm
+
+/* \op on each of the first \n chains: chain k is zmm(4k)..zmm(4k + 3). */
+.macro	hchains	op, n
+	\op		%zmm0, %zmm1, %zmm2, %zmm3
+.if \n > 1
+	\op		%zmm4, %zmm5, %zmm6, %zmm7
+.endif
+.if \n > 2
+	\op		%zmm8, %zmm9, %zmm10, %zmm11
+.endif
+.if \n > 3
+	\op		%zmm12, %zmm13, %zmm14, %zmm15
+.endif
+.endm
+
+/*
+ * A chain's starting rows: rows 0-2 are the same in every chain, row 3
+ * (\ctr) holds the chain's four counters.
+ */
+.macro	hinit	a, b, c, d, ctr
+	vmovdqa64	%zmm16, \a
+	vmovdqa64	%zmm17, \b
+	vmovdqa64	%zmm18, \c
+	vmovdqa64	\ctr, \d
+.endm
+
+/* The feed-forward of a chain. */
+.macro	hadd	a, b, c, d, ctr
+	vpaddd		%zmm16, \a, \a
+	vpaddd		%zmm17, \b, \b
+	vpaddd		%zmm18, \c, \c
+	vpaddd		\ctr, \d, \d
+.endm
+
+/*
+ * 4x4 transpose of 128-bit lanes: on entry lane L of \a..\d holds rows 0-3
+ * of block L; on exit \a holds block 0, \b block 1, \c block 2, \d block 3.
+ */
+.macro	htranspose	a, b, c, d
+	vshufi32x4	$0x44, \b, \a, %zmm24
+	vshufi32x4	$0xee, \b, \a, %zmm25
+	vshufi32x4	$0x44, \d, \c, %zmm26
+	vshufi32x4	$0xee, \d, \c, %zmm27
+	vshufi32x4	$0x88, %zmm26, %zmm24, \a
+	vshufi32x4	$0xdd, %zmm26, %zmm24, \b
+	vshufi32x4	$0x88, %zmm27, %zmm25, \c
+	vshufi32x4	$0xdd, %zmm27, %zmm25, \d
+.endm
+
+/*
+ * The next block of keystream \ks XORed into dst: a whole block, or the
+ * LEN < 64 bytes left through the masked tail.  Done when LEN runs out.
+ */
+.macro	hput	ks
+	vmovdqa64	\ks, %zmm31
+	cmp		$64, LEN
+	jb		.Lhpartial
+	vpxord		(SRC), \ks, \ks
+	vmovdqu32	\ks, (DST)
+	add		$64, SRC
+	add		$64, DST
+	sub		$64, LEN
+	jz		.Ldone
+.endm
+
+/* The last block of a form: LEN is 1..64, the masked tail takes it. */
+.macro	hlast	ks
+	vmovdqa64	\ks, %zmm31
+	jmp		.Lhpartial
+.endm
+
+/* Chain \k's four blocks, feed-forward to output, of a form of \n chains. */
+.macro	hout	a, b, c, d, ctr, k, n
+	hadd		\a, \b, \c, \d, \ctr
+	htranspose	\a, \b, \c, \d
+	hput		\a
+	hput		\b
+	hput		\c
+.if \k == \n
+	hlast		\d
+.else
+	hput		\d
+.endif
+.endm
+
+/*
+ * The horizontal form with \n chains, for up to 4 * \n blocks: rows 0-2 of
+ * the state in all four lanes of zmm16-18, row 3 of chain k with the
+ * counters CTR + 4k + 0..3 in zmm(19 + k).
+ */
+.macro	hform	n
+.Lh\n:
+	vbroadcasti32x4	0x00(STATE), %zmm16
+	vbroadcasti32x4	0x10(STATE), %zmm17
+	vbroadcasti32x4	0x20(STATE), %zmm18
+	vbroadcasti32x4	0x30(STATE), %zmm19
+	vpbroadcastd	CTR, %zmm23
+	vpternlogd	$0xd8, .Lword0(%rip), %zmm23, %zmm19
+	vpaddd		.Lhlanes(%rip), %zmm19, %zmm19
+.if \n > 1
+	vmovdqa64	.Lhstep(%rip), %zmm23
+	vpaddd		%zmm23, %zmm19, %zmm20
+.endif
+.if \n > 2
+	vpaddd		%zmm23, %zmm20, %zmm21
+.endif
+.if \n > 3
+	vpaddd		%zmm23, %zmm21, %zmm22
+.endif
+	hinit		%zmm0, %zmm1, %zmm2, %zmm3, %zmm19
+.if \n > 1
+	hinit		%zmm4, %zmm5, %zmm6, %zmm7, %zmm20
+.endif
+.if \n > 2
+	hinit		%zmm8, %zmm9, %zmm10, %zmm11, %zmm21
+.endif
+.if \n > 3
+	hinit		%zmm12, %zmm13, %zmm14, %zmm15, %zmm22
+.endif
+	mov		ROUNDS, %eax
+.Lh\n\()_dround:
+	hchains		hqr, \n
+	hchains		hdiag, \n
+	hchains		hqr, \n
+	hchains		hundiag, \n
+	sub		$2, %eax
+	jnz		.Lh\n\()_dround
+
+	hout		%zmm0, %zmm1, %zmm2, %zmm3, %zmm19, 1, \n
+.if \n > 1
+	hout		%zmm4, %zmm5, %zmm6, %zmm7, %zmm20, 2, \n
+.endif
+.if \n > 2
+	hout		%zmm8, %zmm9, %zmm10, %zmm11, %zmm21, 3, \n
+.endif
+.if \n > 3
+	hout		%zmm12, %zmm13, %zmm14, %zmm15, %zmm22, 4, \n
+.endif
+.endm
+
+/*
+ * The horizontal form in ymm, \n (1 or 2) chains of two blocks: rows 0-2
+ * in both lanes of ymm16-18, row 3 of chain k with the counters
+ * CTR + 2k + 0..1 in ymm(19 + k).
+ */
+.macro	hyform	n
+.Lhy\n:
+	vbroadcasti32x4	0x00(STATE), %ymm16
+	vbroadcasti32x4	0x10(STATE), %ymm17
+	vbroadcasti32x4	0x20(STATE), %ymm18
+	vbroadcasti32x4	0x30(STATE), %ymm3
+	vpbroadcastd	CTR, %ymm19
+	vpternlogd	$0xd8, .Lword0(%rip), %ymm19, %ymm3
+	vpaddd		.Lhlanes(%rip), %ymm3, %ymm19
+.if \n > 1
+	vpaddd		.Lhlanes+32(%rip), %ymm3, %ymm20
+.endif
+	vmovdqa64	%ymm16, %ymm0
+	vmovdqa64	%ymm17, %ymm1
+	vmovdqa64	%ymm18, %ymm2
+	vmovdqa64	%ymm19, %ymm3
+.if \n > 1
+	vmovdqa64	%ymm16, %ymm4
+	vmovdqa64	%ymm17, %ymm5
+	vmovdqa64	%ymm18, %ymm6
+	vmovdqa64	%ymm20, %ymm7
+.endif
+	mov		ROUNDS, %eax
+.Lhy\n\()_dround:
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	hdiag		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hdiag		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	hundiag		%ymm0, %ymm1, %ymm2, %ymm3
+.if \n > 1
+	hundiag		%ymm4, %ymm5, %ymm6, %ymm7
+.endif
+	sub		$2, %eax
+	jnz		.Lhy\n\()_dround
+
+	hyout		0, 1, 2, 3, 19, 1, \n
+.if \n > 1
+	hyout		4, 5, 6, 7, 20, 2, \n
+.endif
+.endm
+
+/* Chain \k's two blocks in ymm \a..\d out, of a ymm form of \n chains. */
+.macro	hyout	a, b, c, d, ctr, k, n
+	vpaddd		%ymm16, %ymm\a, %ymm\a
+	vpaddd		%ymm17, %ymm\b, %ymm\b
+	vpaddd		%ymm18, %ymm\c, %ymm\c
+	vpaddd		%ymm\ctr, %ymm\d, %ymm\d
+	y8gather	\a, \b, \c, \d
+	hput		%zmm\a
+.if \k == \n
+	hlast		%zmm\b
+.else
+	hput		%zmm\b
+.endif
+.endm
+
+/*
+ * The eight-block form's output: lane L of ymm \a, \b, \c, \d holds
+ * words 0-3, 4-7, 8-11, 12-15 of block 4L + k; on exit zmm \a holds block
+ * k, zmm \b block k + 4.
+ */
+.macro	y8gather	a, b, c, d
+	vinserti64x4	$1, %ymm\b, %zmm\a, %zmm24
+	vinserti64x4	$1, %ymm\d, %zmm\c, %zmm25
+	vshufi32x4	$0x88, %zmm25, %zmm24, %zmm\a
+	vshufi32x4	$0xdd, %zmm25, %zmm24, %zmm\b
+.endm
+
 /*
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
@@ -157,19 +439,40 @@
 SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	test		LEN32, LEN32
 	jz		.Lret
-	push		%rbp
-	mov		%rsp, %rbp
-	sub		$FRAME, %rsp
-	and		$~63, %rsp
 	mov		LEN32, LEN32
 	mov		48(STATE), CTR
 
-	cmp		$1024, LEN
-	jb		.Lrest
+	/*
+	 * The form for the LEN bytes left, the one place that chooses
+	 * (measured on AMD Zen 4, estimated for Intel with llvm-mca):
+	 *
+	 *	   1 ..  128 bytes: one horizontal chain of two blocks in ymm;
+	 *	 129 ..  256 bytes: two such chains;
+	 *	 257 ..  512 bytes: eight vertical blocks in ymm;
+	 *	 513 ..  768 bytes: three horizontal chains of four blocks in zmm;
+	 *	 769 and up:	    sixteen vertical blocks in zmm, repeated
+	 *			    while 1024 bytes or more are left.
+	 *
+	 * Up to four blocks are bound by the latency of one chain's rounds,
+	 * which is lower in ymm than in zmm on Zen 4 (where a zmm operation
+	 * takes two passes through a 256-bit unit) and the same on Intel.
+	 * The vertical forms do a quarter less work per block than the
+	 * horizontal ones (no diagonal shuffles), which wins once the
+	 * horizontal ones would be bound by throughput, except at 9..12
+	 * blocks, where twelve horizontal blocks beat sixteen vertical ones.
+	 */
+.Lchoose:
+	cmp		$128, LEN
+	jbe		.Lhy1
+	cmp		$256, LEN
+	jbe		.Lhy2
+	cmp		$512, LEN
+	jbe		.Ly8
+	cmp		$768, LEN
+	jbe		.Lh3
 
 	vpbroadcastd	CTR, %zmm16
 	vpaddd		.Llanes(%rip), %zmm16, %zmm16
-
 .Lz16_pass:
 	vpbroadcastd	0x00(STATE), %zmm0
 	vpbroadcastd	0x04(STATE), %zmm1
@@ -218,6 +521,8 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	interleave4	%zmm4, %zmm5, %zmm6, %zmm7, %zmm17, %zmm18
 	interleave4	%zmm8, %zmm9, %zmm10, %zmm11, %zmm17, %zmm18
 	interleave4	%zmm12, %zmm13, %zmm14, %zmm15, %zmm17, %zmm18
+	cmp		$1024, LEN
+	jb		.Lz16_last
 	gather4		0, %zmm2, %zmm6, %zmm10, %zmm14
 	gather4		1, %zmm3, %zmm7, %zmm11, %zmm15
 	gather4		2, %zmm0, %zmm4, %zmm8, %zmm12
@@ -228,28 +533,123 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	add		$1024, SRC
 	add		$1024, DST
 	sub		$1024, LEN
+	jz		.Ldone
 	cmp		$1024, LEN
 	jae		.Lz16_pass
-	vzeroupper
+	jmp		.Lchoose
 
-	/* the rest through the AVX2 code, from a state copy at CTR */
-.Lrest:
-	test		LEN, LEN
-	jz		.Ldone
-	vmovdqu		0x00(STATE), %ymm0
-	vmovdqu		0x20(STATE), %ymm1
-	vmovdqa		%ymm0, 0x00(%rsp)
-	vmovdqa		%ymm1, 0x20(%rsp)
-	mov		CTR, 0x30(%rsp)
-	mov		%rsp, %rdi
-	call		kchacha_avx2_xor
-	vpxor		%xmm0, %xmm0, %xmm0
-	vmovdqa		%ymm0, 0x00(%rsp)
-	vmovdqa		%ymm0, 0x20(%rsp)
+	/*
+	 * A last pass that ends inside its sixteen blocks: each block in one
+	 * register, then put out in order up to LEN.
+	 */
+.Lz16_last:
+	htranspose	%zmm2, %zmm6, %zmm10, %zmm14
+	htranspose	%zmm3, %zmm7, %zmm11, %zmm15
+	htranspose	%zmm0, %zmm4, %zmm8, %zmm12
+	htranspose	%zmm1, %zmm5, %zmm9, %zmm13
+	hput		%zmm2
+	hput		%zmm3
+	hput		%zmm0
+	hput		%zmm1
+	hput		%zmm6
+	hput		%zmm7
+	hput		%zmm4
+	hput		%zmm5
+	hput		%zmm10
+	hput		%zmm11
+	hput		%zmm8
+	hput		%zmm9
+	hput		%zmm14
+	hput		%zmm15
+	hput		%zmm12
+	hlast		%zmm13
+
+	/*
+	 * Eight blocks vertically in ymm0-15, as the sixteen in zmm; the
+	 * counters in ymm16.
+	 */
+.Ly8:
+	vpbroadcastd	CTR, %ymm16
+	vpaddd		.Llanes(%rip), %ymm16, %ymm16
+	vpbroadcastd	0x00(STATE), %ymm0
+	vpbroadcastd	0x04(STATE), %ymm1
+	vpbroadcastd	0x08(STATE), %ymm2
+	vpbroadcastd	0x0c(STATE), %ymm3
+	vpbroadcastd	0x10(STATE), %ymm4
+	vpbroadcastd	0x14(STATE), %ymm5
+	vpbroadcastd	0x18(STATE), %ymm6
+	vpbroadcastd	0x1c(STATE), %ymm7
+	vpbroadcastd	0x20(STATE), %ymm8
+	vpbroadcastd	0x24(STATE), %ymm9
+	vpbroadcastd	0x28(STATE), %ymm10
+	vpbroadcastd	0x2c(STATE), %ymm11
+	vmovdqa64	%ymm16, %ymm12
+	vpbroadcastd	0x34(STATE), %ymm13
+	vpbroadcastd	0x38(STATE), %ymm14
+	vpbroadcastd	0x3c(STATE), %ymm15
+	mov		ROUNDS, %eax
+
+.Ly8_dround:
+	qr4		%ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13, \
+			%ymm2, %ymm6, %ymm10, %ymm14, %ymm3, %ymm7, %ymm11, %ymm15
+	qr4		%ymm0, %ymm5, %ymm10, %ymm15, %ymm1, %ymm6, %ymm11, %ymm12, \
+			%ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14
+	sub		$2, %eax
+	jnz		.Ly8_dround
+
+	vpaddd		0x00(STATE){1to8}, %ymm0, %ymm0
+	vpaddd		0x04(STATE){1to8}, %ymm1, %ymm1
+	vpaddd		0x08(STATE){1to8}, %ymm2, %ymm2
+	vpaddd		0x0c(STATE){1to8}, %ymm3, %ymm3
+	vpaddd		0x10(STATE){1to8}, %ymm4, %ymm4
+	vpaddd		0x14(STATE){1to8}, %ymm5, %ymm5
+	vpaddd		0x18(STATE){1to8}, %ymm6, %ymm6
+	vpaddd		0x1c(STATE){1to8}, %ymm7, %ymm7
+	vpaddd		0x20(STATE){1to8}, %ymm8, %ymm8
+	vpaddd		0x24(STATE){1to8}, %ymm9, %ymm9
+	vpaddd		0x28(STATE){1to8}, %ymm10, %ymm10
+	vpaddd		0x2c(STATE){1to8}, %ymm11, %ymm11
+	vpaddd		%ymm16, %ymm12, %ymm12
+	vpaddd		0x34(STATE){1to8}, %ymm13, %ymm13
+	vpaddd		0x38(STATE){1to8}, %ymm14, %ymm14
+	vpaddd		0x3c(STATE){1to8}, %ymm15, %ymm15
+
+	interleave4	%ymm0, %ymm1, %ymm2, %ymm3, %ymm17, %ymm18
+	interleave4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm17, %ymm18
+	interleave4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm17, %ymm18
+	interleave4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm17, %ymm18
+	y8gather	2, 6, 10, 14
+	y8gather	3, 7, 11, 15
+	y8gather	0, 4, 8, 12
+	y8gather	1, 5, 9, 13
+	hput		%zmm2
+	hput		%zmm3
+	hput		%zmm0
+	hput		%zmm1
+	hput		%zmm6
+	hput		%zmm7
+	hput		%zmm4
+	hlast		%zmm5
+
+	hyform		1
+	hyform		2
+	hform		3
+
+	/*
+	 * The last LEN (1..64) bytes, keystream in zmm31: the opmask has the
+	 * low LEN bits set, all ones shifted right by 64 - LEN (mod 64).
+	 */
+.Lhpartial:
+	mov		$-1, %rax
+	neg		%ecx
+	shr		%cl, %rax
+	kmovq		%rax, %k1
+	vmovdqu8	(SRC), %zmm30{%k1}{z}
+	vpxord		%zmm30, %zmm31, %zmm31
+	vmovdqu8	%zmm31, (DST){%k1}
 
 .Ldone:
 	vzeroupper
-	leave
 .Lret:
 	RET
 SYM_FUNC_END(kchacha_avx512_xor)

@@ -9,6 +9,10 @@
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
+#ifndef KCHACHA_USERSPACE
+#include <linux/build_bug.h>
+#include <linux/crypto.h>
+#endif
 #include <crypto/internal/simd.h>
 #include <asm/simd.h>
 #if defined(CONFIG_X86)
@@ -67,24 +71,62 @@ static bool kchacha_avx2_ok(void)
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
 
-/* The AVX-512 core hands its tail to the AVX2 one. */
+/*
+ * The AVX-512 entry takes its HChaCha from the AVX2 code; its partial
+ * blocks go through byte opmasks (AVX512BW).
+ */
 static bool kchacha_avx512_ok(void)
 {
 	return kchacha_avx2_ok() &&
 	       boot_cpu_has(X86_FEATURE_AVX512F) &&
 	       boot_cpu_has(X86_FEATURE_AVX512VL) &&
+	       boot_cpu_has(X86_FEATURE_AVX512BW) &&
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
 				 XFEATURE_MASK_AVX512, NULL);
 }
 #endif
 
+/*
+ * NEON: arm64 little-endian (four NEON blocks and one scalar block a pass),
+ * and 32-bit ARM with kernel-mode NEON (four NEON blocks a pass; see
+ * README.md, "32-bit ARM": no rule against any NEON core).
+ */
 #if defined(CONFIG_ARM64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
+#define KCHACHA_NEON_BATCH	5
 static bool kchacha_neon_ok(void)
 {
 	return cpu_have_named_feature(ASIMD);
 }
+#elif defined(CONFIG_ARM) && defined(CONFIG_KERNEL_MODE_NEON) && \
+	defined(CONFIG_CPU_LITTLE_ENDIAN)
+#define KCHACHA_NEON_BATCH	4
+static bool kchacha_neon_ok(void)
+{
+	return cpu_has_neon();
+}
 #endif
 
+/*
+ * walksize: the skcipher walk hands the driver what is contiguous up to
+ * the next page end, but never fewer than min(walksize, bytes left): where
+ * fewer are left before a page end, it bounces walksize bytes through a
+ * buffer it allocates (once per request, GFP_ATOMIC when the request may
+ * not sleep).  Counted and timed on a model of the walk (test/bench/walk.c:
+ * 1420-byte packets across two pages in place and out of place, in three
+ * fragments, 16 KiB from random page offsets, 64 KiB of whole pages):
+ * - any crossing not on a 64-byte boundary takes one slow step and one
+ *   allocation per request whatever the walksize, 64 included; a larger
+ *   walksize only bounces more bytes, which costs less than what walksize
+ *   64 costs: more steps, and 64-byte slow steps that go to the C core
+ *   (below simd_min).  With 512 instead of 64, avx2 and avx512 took 0.57
+ *   to 0.83 times the CPU time per packet and 0.91 to 0.93 on 16 KiB;
+ *   ssse3 0.82 to 0.92 with 256 (AMD EPYC, user space); the C core
+ *   gained nothing (0.92 to 1.01) and keeps one block;
+ * - a walksize that does not divide the page (5 blocks, 320) turns every
+ *   page-aligned crossing into a slow step: 12 per 64 KiB of whole pages.
+ * So each walksize is the widest batch rounded down to a power of two, at
+ * most PAGE_SIZE / 8 (the crypto API's limit): 64, 256, 512, 512 and 256.
+ */
 const struct kchacha_impl kchacha_impls[] = {
 	GENERIC_IMPL,
 #ifdef CONFIG_X86_64
@@ -111,8 +153,15 @@ const struct kchacha_impl kchacha_impls[] = {
 		.simd = true,
 	},
 	{
+		/*
+		 * On Skylake-SP/X, zmm code lowers the clock of the whole
+		 * core for some milliseconds, slowing whatever runs next:
+		 * there it ranks between ssse3 and avx2, so avx2 is the
+		 * default and avx512 is used only when asked for by name.
+		 */
 		.name = "avx512",
 		.priority = 330,
+		.zmm_slow_priority = 315,
 		.walksize = 8 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_X86_SIMD_MIN,
 		.batch = 16,
@@ -122,14 +171,13 @@ const struct kchacha_impl kchacha_impls[] = {
 		.simd = true,
 	},
 #endif
-#if defined(CONFIG_ARM64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
+#ifdef KCHACHA_NEON_BATCH
 	{
-		/* four NEON blocks and one scalar block per pass */
 		.name = "neon",
 		.priority = 310,
-		.walksize = 5 * KCHACHA_BLOCK_SIZE,
+		.walksize = 4 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_BLOCK_SIZE + 1,
-		.batch = 5,
+		.batch = KCHACHA_NEON_BATCH,
 		.cpu_ok = kchacha_neon_ok,
 		.xor = kchacha_neon_xor,
 		.hchacha = kchacha_neon_hchacha,
@@ -139,6 +187,44 @@ const struct kchacha_impl kchacha_impls[] = {
 };
 
 const unsigned int kchacha_nimpls = ARRAY_SIZE(kchacha_impls);
+
+#ifndef KCHACHA_USERSPACE
+/*
+ * The limits crypto_register_skcipher() and crypto_register_rng() enforce
+ * (crypto/skcipher.c, crypto/rng.c and crypto_check_alg() in
+ * crypto/algapi.c, Linux 6.1 to 6.12), checked on every entry of the table
+ * when the module is built: an entry that would make registration fail
+ * with -EINVAL does not build.  The compiler folds the loads from the
+ * const table, so nothing of this is left in the module but a return.
+ * What the glue sets alike for every driver (chunksize, ivsize,
+ * cra_blocksize, cra_alignmask, the rng's seedsize) is checked there.
+ */
+static void __used kchacha_impls_check(void)
+{
+	unsigned int i;
+
+	/* unrolled, so that every load folds to a constant */
+#pragma GCC unroll 16
+	for (i = 0; i < ARRAY_SIZE(kchacha_impls); i++) {
+		const struct kchacha_impl *impl = &kchacha_impls[i];
+
+		BUILD_BUG_ON_MSG(impl->walksize > PAGE_SIZE / 8,
+				 "kchacha_impls[]: walksize above PAGE_SIZE / 8: crypto_register_skcipher() would refuse it");
+		BUILD_BUG_ON_MSG(impl->walksize < KCHACHA_BLOCK_SIZE ||
+				 impl->walksize % KCHACHA_BLOCK_SIZE,
+				 "kchacha_impls[]: walksize must be a multiple of the chunksize, KCHACHA_BLOCK_SIZE");
+		BUILD_BUG_ON_MSG(impl->walksize & (impl->walksize - 1),
+				 "kchacha_impls[]: walksize must be a power of two, or page-aligned buffers take the walk's slow path");
+		BUILD_BUG_ON_MSG(impl->priority < 0 ||
+				 impl->zmm_slow_priority < 0,
+				 "kchacha_impls[]: a negative cra_priority: crypto_check_alg() would refuse it");
+		BUILD_BUG_ON_MSG(!impl->name[0] ||
+				 sizeof("chacha20rng-kchacha-") +
+				 strlen(impl->name) > CRYPTO_MAX_ALG_NAME,
+				 "kchacha_impls[]: name empty or too long for cra_driver_name");
+	}
+}
+#endif
 
 /**
  * kchacha_simd_xor() - run a SIMD implementation in bounded sections

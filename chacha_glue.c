@@ -38,6 +38,18 @@ static const struct kchacha_variant kchacha_variants[] = {
 
 #define KCHACHA_NVARIANTS ARRAY_SIZE(kchacha_variants)
 
+/*
+ * What crypto_register_skcipher() and crypto_register_rng() refuse (see
+ * kchacha_impls_check() in chacha_core.c for the per-implementation
+ * fields), for the fields set here alike for every driver.
+ */
+static_assert(PAGE_SIZE >= 8 * KCHACHA_IV_SIZE &&
+	      PAGE_SIZE >= 8 * KCHACHA_XIV_SIZE, "ivsize above PAGE_SIZE / 8");
+static_assert(PAGE_SIZE >= 8 * KCHACHA_BLOCK_SIZE,
+	      "chunksize above PAGE_SIZE / 8");
+static_assert(PAGE_SIZE >= 8 * KCHACHA_KEY_SIZE,
+	      "rng seedsize above PAGE_SIZE / 8");
+
 struct kchacha_alg {
 	struct skcipher_alg alg;
 	const struct kchacha_impl *impl;
@@ -68,8 +80,10 @@ struct kchacha_ctx {
 static char *max_isa;
 module_param(max_isa, charp, 0444);
 MODULE_PARM_DESC(max_isa,
-		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512 (x86_64) or generic < neon (arm64); default: every one the CPU supports");
+		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512 (x86_64) or generic < neon (arm64, arm); default: every one the CPU supports");
 
+#ifdef KCHACHA_TEST
+/* Fault injection for the tests of the load path: test builds only. */
 static char *selftest_fail;
 module_param(selftest_fail, charp, 0444);
 MODULE_PARM_DESC(selftest_fail,
@@ -79,6 +93,7 @@ static unsigned int fail_register;
 module_param(fail_register, uint, 0444);
 MODULE_PARM_DESC(fail_register,
 		 "For testing the load path: make the Nth driver registration fail with -ENOMEM (default 0: never)");
+#endif
 
 static bool rng_prefer;
 module_param(rng_prefer, bool, 0444);
@@ -142,6 +157,29 @@ static void kchacha_exit_tfm(struct crypto_skcipher *tfm)
 	memzero_explicit(ctx, sizeof(*ctx));
 }
 
+/* The cra_priority of @impl's skciphers on this CPU. */
+static int kchacha_priority(const struct kchacha_impl *impl)
+{
+	if (impl->zmm_slow_priority && kchacha_zmm_lowers_clock())
+		return impl->zmm_slow_priority;
+	return impl->priority;
+}
+
+/*
+ * The rngs rank in the order of the skciphers: 0 for the lowest
+ * implementation of the table, one more for each one ranked above it.
+ */
+static int kchacha_rank(const struct kchacha_impl *impl)
+{
+	int priority = kchacha_priority(impl), rank = 0;
+	unsigned int i;
+
+	for (i = 0; i < kchacha_nimpls; i++)
+		if (kchacha_priority(&kchacha_impls[i]) < priority)
+			rank++;
+	return rank;
+}
+
 static void kchacha_fill_skcipher(struct kchacha_alg *ka,
 				  const struct kchacha_impl *impl,
 				  const struct kchacha_variant *variant)
@@ -153,7 +191,7 @@ static void kchacha_fill_skcipher(struct kchacha_alg *ka,
 	strscpy(alg->base.cra_name, variant->name, CRYPTO_MAX_ALG_NAME);
 	snprintf(alg->base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
 		 "%s-kchacha-%s", variant->name, impl->name);
-	alg->base.cra_priority = impl->priority;
+	alg->base.cra_priority = kchacha_priority(impl);
 	alg->base.cra_blocksize = 1;
 	alg->base.cra_ctxsize = sizeof(struct kchacha_ctx);
 	alg->base.cra_module = THIS_MODULE;
@@ -168,6 +206,7 @@ static void kchacha_fill_skcipher(struct kchacha_alg *ka,
 	alg->exit = kchacha_exit_tfm;
 }
 
+#ifdef KCHACHA_TEST
 /* fail_register: true for the Nth registration, of whatever type. */
 static bool kchacha_fail_register(const char *driver_name)
 {
@@ -180,6 +219,22 @@ static bool kchacha_fail_register(const char *driver_name)
 	}
 	return false;
 }
+
+static bool kchacha_selftest_forced(const struct kchacha_impl *impl)
+{
+	return selftest_fail && sysfs_streq(selftest_fail, impl->name);
+}
+#else
+static bool kchacha_fail_register(const char *driver_name)
+{
+	return false;
+}
+
+static bool kchacha_selftest_forced(const struct kchacha_impl *impl)
+{
+	return false;
+}
+#endif
 
 static int kchacha_register(struct skcipher_alg *alg)
 {
@@ -196,43 +251,49 @@ static int kchacha_register_rng(struct rng_alg *alg)
 }
 
 /*
- * A load failing half way: let the crypto manager finish testing what was
- * registered before unregistering it (see kchacha_wait_tested()).
+ * Before a failed registration unregisters what it had just registered:
+ * let the crypto manager finish testing it (see kchacha_wait_tested()).
  */
-static void kchacha_wait_all_tested(void)
+static void kchacha_wait_drv_tested(const struct kchacha_drv *drv)
 {
-	unsigned int i, j;
+	unsigned int i;
 
-	for (i = 0; i < kchacha_ndrvs; i++) {
-		const struct kchacha_drv *drv = &kchacha_drvs[i];
+	for (i = 0; i < drv->nskc; i++)
+		kchacha_wait_tested(&drv->skc[i].alg.base);
+	if (drv->rng)
+		kchacha_wait_tested(&drv->rng->base);
+}
 
-		for (j = 0; j < drv->nskc; j++)
-			kchacha_wait_tested(drv->skc[j].alg.base.cra_driver_name);
-		if (drv->rng)
-			kchacha_wait_tested(drv->rng->base.cra_driver_name);
+/* Unregisters what is registered of one implementation's drivers. */
+static void kchacha_unregister_drv(struct kchacha_drv *drv)
+{
+	if (drv->rng) {
+		crypto_unregister_rng(drv->rng);
+		kchacha_rng_alg_destroy(drv->rng);
+		drv->rng = NULL;
 	}
+	while (drv->nskc)
+		crypto_unregister_skcipher(&drv->skc[--drv->nskc].alg);
 }
 
 static void kchacha_unregister_all(void)
 {
-	while (kchacha_ndrvs--) {
-		struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs];
-
-		if (drv->rng) {
-			crypto_unregister_rng(drv->rng);
-			kchacha_rng_alg_destroy(drv->rng);
-		}
-		while (drv->nskc--)
-			crypto_unregister_skcipher(&drv->skc[drv->nskc].alg);
-	}
+	while (kchacha_ndrvs)
+		kchacha_unregister_drv(&kchacha_drvs[--kchacha_ndrvs]);
 	kfree(kchacha_drvs);
 	kchacha_drvs = NULL;
 }
 
+/*
+ * Registers every driver of @impl, or none of them: on a failure, what it
+ * registered is unregistered again and the kernel log gets one line naming
+ * the implementation, the driver and the error.
+ */
 static int kchacha_register_impl(const struct kchacha_impl *impl)
 {
-	struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs++];
-	struct rng_alg *rng;
+	struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs];
+	const char *what = "chacha20rng";
+	struct rng_alg *rng = NULL;
 	int err;
 
 	drv->impl = impl;
@@ -242,27 +303,35 @@ static int kchacha_register_impl(const struct kchacha_impl *impl)
 		kchacha_fill_skcipher(ka, impl, &kchacha_variants[drv->nskc]);
 		err = kchacha_register(&ka->alg);
 		if (err) {
-			pr_err("kchacha: registering %s failed: %d\n",
-			       ka->alg.base.cra_driver_name, err);
-			return err;
+			what = ka->alg.base.cra_driver_name;
+			goto fail;
 		}
 	}
 
 	rng = kchacha_rng_alg_create(impl, (rng_prefer ?
 					    KCHACHA_RNG_PRIORITY_PREFER :
 					    KCHACHA_RNG_PRIORITY) +
-					   (impl - kchacha_impls));
+					   kchacha_rank(impl));
+	err = -ENOMEM;
 	if (!rng)
-		return -ENOMEM;
+		goto fail;
 	err = kchacha_register_rng(rng);
-	if (err) {
-		pr_err("kchacha: registering %s failed: %d\n",
-		       rng->base.cra_driver_name, err);
-		kchacha_rng_alg_destroy(rng);
-		return err;
+	if (!err) {
+		drv->rng = rng;
+		kchacha_ndrvs++;
+		return 0;
 	}
-	drv->rng = rng;
-	return 0;
+	what = rng->base.cra_driver_name;
+
+fail:
+	pr_err("kchacha: %s: registering %s failed (%d); %s\n", impl->name,
+	       what, err, impl == kchacha_impls ? "not loading" :
+	       "this implementation is left out");
+	if (rng)
+		kchacha_rng_alg_destroy(rng);
+	kchacha_wait_drv_tested(drv);
+	kchacha_unregister_drv(drv);
+	return err;
 }
 
 /* The index of the highest implementation max_isa allows, or -EINVAL. */
@@ -292,7 +361,7 @@ static int kchacha_test_impl(const struct kchacha_impl *impl)
 
 	if (!err)
 		err = kchacha_rng_selftest(impl);
-	if (!err && selftest_fail && sysfs_streq(selftest_fail, impl->name)) {
+	if (!err && kchacha_selftest_forced(impl)) {
 		pr_err("kchacha: %s: self-test failed: forced by selftest_fail\n",
 		       impl->name);
 		err = -EINVAL;
@@ -303,6 +372,7 @@ static int kchacha_test_impl(const struct kchacha_impl *impl)
 static int __init kchacha_mod_init(void)
 {
 	int max = kchacha_max_index();
+	unsigned int d;
 	int i, err;
 
 	if (max < 0)
@@ -334,14 +404,20 @@ static int __init kchacha_mod_init(void)
 			continue;
 		}
 
+		/*
+		 * Degrade, don't fail: an implementation whose drivers do not
+		 * register is left out (kchacha_register_impl() says so);
+		 * only the C core is needed for the module to load.
+		 */
 		err = kchacha_register_impl(impl);
-		if (err)
+		if (err && i == 0)
 			goto fail;
 	}
 	return 0;
 
 fail:
-	kchacha_wait_all_tested();
+	for (d = 0; d < kchacha_ndrvs; d++)
+		kchacha_wait_drv_tested(&kchacha_drvs[d]);
 	kchacha_unregister_all();
 	return err;
 }

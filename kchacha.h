@@ -46,7 +46,11 @@ typedef void (*kchacha_hchacha_fn)(const u32 *state, u32 *out, int nrounds);
  * struct kchacha_impl - one ChaCha implementation
  * @name: suffix of every driver name, "<alg>-kchacha-<name>"
  * @priority: cra_priority of its skciphers; its rng ranks in the same order
- * @walksize: the skcipher walksize: the widest batch it processes at once
+ * @zmm_slow_priority: if not 0, its cra_priority instead of @priority on
+ *	CPUs where 512-bit instructions lower the core clock (Intel
+ *	Skylake-SP/X), below the AVX2 implementation there
+ * @walksize: the skcipher walksize: the widest batch rounded down to a
+ *	power of two, at most PAGE_SIZE / 8 (see kchacha_impls[])
  * @simd_min: requests shorter than this go to the C core, which is faster
  *	for them (0: never)
  * @batch: blocks per widest pass, for the self-test lengths
@@ -58,6 +62,7 @@ typedef void (*kchacha_hchacha_fn)(const u32 *state, u32 *out, int nrounds);
 struct kchacha_impl {
 	const char *name;
 	int priority;
+	int zmm_slow_priority;
 	unsigned int walksize;
 	unsigned int simd_min;
 	unsigned int batch;

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kchacha_compat.h: every difference between the kernels kchacha builds
- * for (Linux 6.1 and later), in one place.  The sources include this
- * instead of the headers that moved, and never test LINUX_VERSION_CODE
- * themselves.
+ * Every difference between the kernels kchacha builds for (Linux 6.1 and
+ * later), in one place.  The sources include this instead of the headers
+ * that moved, and never test the kernel version themselves.  Where a
+ * feature test can tell, it decides rather than a version number, so that
+ * a distribution kernel with a backport builds too.
  *
  * What 6.12 changed in the APIs kchacha uses, and where that is handled:
  *
- * - <asm/unaligned.h> moved to <linux/unaligned.h>: below.
+ * - <asm/unaligned.h> moved to <linux/unaligned.h>: below, by which of
+ *   the two the kernel tree has (Kbuild looks).
  * - crypto_register_alg() no longer waits for the crypto manager's
  *   self-test: the test runs afterwards in a cryptomgr_test thread, which
  *   holds a reference to the algorithm and to the module until it ends.
  *   rmmod straight after insmod can then fail with EAGAIN (the tests wait
  *   for that), and crypto_unregister_alg() of an algorithm whose test is
- *   still running warns and leaves it registered: kchacha_wait_tested().
+ *   still held warns and leaves it half unregistered, pointing into
+ *   memory a failed load then frees: kchacha_wait_tested().
  * - On arm64, kernel_neon_begin() no longer disables preemption in task
  *   context (the kernel-mode FPSIMD state is switched with the task); in
  *   softirq context, and with PREEMPT_RT's kernel_fpu_begin() on x86, the
@@ -26,34 +29,74 @@
 #ifndef _KCHACHA_COMPAT_H
 #define _KCHACHA_COMPAT_H
 
-#include <linux/version.h>
-
 /* 6.12 moved <asm/unaligned.h> to <linux/unaligned.h>. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#ifdef KCHACHA_HAVE_LINUX_UNALIGNED_H
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#ifndef KCHACHA_USERSPACE
 #include <linux/crypto.h>
-#endif
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/refcount.h>
 
 /**
- * kchacha_wait_tested() - wait until the crypto manager has tested a driver
- * @driver: cra_driver_name of an algorithm this module registered
+ * kchacha_wait_tested() - wait until the crypto manager is done with an
+ *	algorithm
+ * @alg: an algorithm this module registered
  *
- * Before unregistering an algorithm registered moments ago (a load that
- * fails half way), so that no self-test still holds it.  A lookup of the
- * driver name waits for its test, whatever the outcome; CRYPTO_NOLOAD keeps
- * it from asking modprobe for the module being loaded.  Before 6.12 the
- * test had ended when crypto_register_alg() returned: nothing to wait for.
+ * Before unregistering an algorithm registered moments ago (a registration
+ * failing half way), so that crypto_unregister_alg() finds it held by
+ * nobody but its registration.  A lookup of the driver name waits for the
+ * self-test, whatever its outcome (CRYPTO_NOLOAD: no modprobe for the
+ * module being loaded); the test drops its own reference only after it has
+ * woken the lookup, so a short wait for that follows, bounded at 10 s.
+ * Before 6.12 the test has ended when crypto_register_alg() returns, and
+ * both return at once.
  */
-static inline void kchacha_wait_tested(const char *driver)
+static inline void kchacha_wait_tested(const struct crypto_alg *alg)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-	crypto_has_alg(driver, 0, CRYPTO_NOLOAD);
+	unsigned long end = jiffies + 10 * HZ;
+
+	crypto_has_alg(alg->cra_driver_name, 0, CRYPTO_NOLOAD);
+	while (refcount_read(&alg->cra_refcnt) > 1 && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+}
+#endif
+
+#if defined(CONFIG_X86) && !defined(KCHACHA_USERSPACE)
+#include <asm/cpufeature.h>
+#include <asm/cpu_device_id.h>
+#include <asm/processor.h>
+
+/*
+ * kchacha_zmm_lowers_clock() - true on CPUs where 512-bit instructions
+ * lower the core clock enough that ymm code is the better default: Intel
+ * Skylake-SP/X.  Kernels that know it mark them X86_FEATURE_PREFER_YMM;
+ * before that, the in-tree poly1305 glue tests the model, as here
+ * (<asm/cpu_device_id.h> brings the model names, and on 6.10+ VFM_MAKE).
+ * The macros each kernel defines decide, not its version number.
+ */
+static inline bool kchacha_zmm_lowers_clock(void)
+{
+#if defined(X86_FEATURE_PREFER_YMM)
+	return boot_cpu_has(X86_FEATURE_PREFER_YMM);
+#elif defined(INTEL_SKYLAKE_X)
+	/* 6.10 and later: vendor, family and model in one word */
+	return boot_cpu_data.x86_vfm == INTEL_SKYLAKE_X;
+#else
+	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+	       boot_cpu_data.x86 == 6 &&
+	       boot_cpu_data.x86_model == INTEL_FAM6_SKYLAKE_X;
 #endif
 }
+#else
+static inline bool kchacha_zmm_lowers_clock(void)
+{
+	return false;
+}
+#endif
 
 #endif /* _KCHACHA_COMPAT_H */

@@ -9,17 +9,19 @@ order:
 
  1. the reference here, a plain RFC 8439 ChaCha, against the RFC's own
     vectors (2.3.2 and 2.4.2), so that it cannot drift;
- 2. the emulator against the CPU: kchacha_avx2_xor(), all of whose forms
-    the AVX-512 code uses for its tail, emulated and run natively by the
-    harness over every length 0..576 and each side of every 64-byte
-    boundary to 1088 bytes, and the emulated output compared with both;
-    without AVX2 on this CPU the native comparison is skipped, loudly;
- 3. kchacha_avx512_xor() emulated: every length 0..8, 15..17, 31..33,
-    two bytes either side of every 64-byte boundary from 0 to 2 KiB + 64,
-    every tail length 0..320 after one zmm pass, each side of every 1 KiB
-    boundary to 4 KiB (with all three round counts) and a few long lengths;
-    20, 12 and 8 rounds; counters crossing 2^32 inside the first or the
-    second zmm pass, at a pass boundary and in the AVX2 tail; in place and
+ 2. the emulator against the CPU: kchacha_avx2_xor(), emulated and run
+    natively by the harness over every length 0..576 and each side of
+    every 64-byte boundary to 1088 bytes, and the emulated output compared
+    with both; without AVX2 on this CPU the native comparison is skipped,
+    loudly;
+ 3. kchacha_avx512_xor() emulated: every length 0..1088 (each of its
+    forms for what follows the sixteen-block passes, whole and with every
+    partial last block, and the first pass), two bytes either side of
+    every 64-byte boundary to 2 KiB + 64, every tail length 0..320 after
+    one zmm pass, each side of every 1 KiB boundary to 4 KiB (with all
+    three round counts) and a few long lengths; 20, 12 and 8 rounds;
+    counters crossing 2^32 inside the first or the second zmm pass, at a
+    pass boundary and in the forms after the passes; in place and
     out of place, source and destination mostly misaligned, the state at
     any 4-byte alignment; %rsp at each 8-byte offset modulo 64 on entry.
     Natively too, where the CPU has AVX-512F;
@@ -274,7 +276,7 @@ def avx2_cases(rng):
 
 def avx512_cases(rng):
     """kchacha_avx512_xor; see the header."""
-    lengths = set(range(9)) | {15, 16, 17, 31, 32, 33}
+    lengths = set(range(1089))                  # every form, every tail
     lengths |= around(range(0, 2 * 1024 + 65, 64), (-2, -1, 0, 1, 2))
     lengths |= set(range(1024, 1024 + 321))     # every tail after a pass
     lengths |= around(range(1024, 4 * 1024 + 1, 1024))
@@ -293,7 +295,7 @@ def avx512_cases(rng):
                 ctr = (1 << 32) - 1 - i % 15
             elif kind == 2:        # inside the second zmm pass
                 ctr = (1 << 32) - 17 - i % 15
-            elif kind == 3:        # inside the AVX2 tail
+            elif kind == 3:        # inside the forms after the passes
                 ctr = ((1 << 32) - 16 * passes - 1 - i % 8) & M32
             else:                  # at the end of the first pass exactly
                 ctr = (1 << 32) - 16
@@ -391,11 +393,11 @@ def main():
     fails += len(failed)
     if failed and stop:
         return 1
-    print('%s emulated, %d cases (lengths 0..%d, %d zmm passes, %d calls of '
-          'the AVX2 tail, %d with the counter crossing 2^32 inside a zmm '
-          'pass): %d failed' % (
+    print('%s emulated, %d cases (lengths 0..%d, %d partial last blocks '
+          'through the opmask, %d with the counter crossing 2^32 inside a '
+          'zmm pass): %d failed' % (
               AVX512, len(cases), max(c.length for c in cases),
-              cpu.counts.get('vshufi32x4', 0) // 32, cpu.counts.get('call', 0),
+              cpu.counts.get('kmovq', 0),
               sum(map(wraps_in_zmm_pass, cases)), len(failed)))
     bad = compare_native(harness, AVX512, cases, stop)
     if bad is None:

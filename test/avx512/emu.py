@@ -10,8 +10,7 @@ can compare its output with an independent ChaCha on any x86-64 machine.
 What is emulated: the code of named functions of a linked executable
 (test/avx512/harness.c with the two assembly cores), decoded by binutils'
 objdump.  Not the source: what runs is what the assembler made of it,
-including the call from kchacha_avx512_xor() into kchacha_avx2_xor(),
-which is emulated too.  The semantics of each instruction are written from
+including the opmasked loads and stores of the partial last block.  The semantics of each instruction are written from
 the Intel SDM (vol. 2) descriptions, with 512-bit vector registers zmm0-31
 and the VEX/EVEX rule that a write to an xmm/ymm/zmm register zeroes the
 register above the destination width.
@@ -19,18 +18,22 @@ register above the destination width.
 Supported, and nothing else - exactly what the two functions use, so that
 a new instruction in them needs a deliberate addition here:
 
-  vector (VEX and EVEX, xmm/ymm/zmm, no opmask, no zeroing, no rounding
-  control; the memory operand of vpaddd may be an EVEX {1to16} broadcast):
+  vector (VEX and EVEX, xmm/ymm/zmm, no rounding control; the memory
+  operand of vpaddd may be an EVEX {1to8}/{1to16} broadcast; an opmask,
+  with or without {z}, only on vmovdqu8, which takes nothing else):
     vmovdqa vmovdqa64 vmovdqu vmovdqu32 (the aligned forms fault on a
-    misaligned address, as the CPU does), vpbroadcastd, vbroadcasti128,
-    vinserti128, vpinsrd, vpaddd, vpxor vpxord, vpor, vpslld vpsrld
-    (immediate count), vprold, vpshufb, vpshufd, vpunpck{l,h}{dq,qdq},
-    vperm2i128, vshufi32x4, vzeroupper
+    misaligned address, as the CPU does), vmovdqu8 (masked: a masked-off
+    byte of memory is never touched), vpbroadcastd, vbroadcasti128,
+    vbroadcasti32x4, vinserti128, vinserti64x4, vpinsrd, vpaddd, vpxor
+    vpxord, vpor, vpternlogd, vpslld vpsrld (immediate count), vprold,
+    vpshufb, vpshufd, vpunpck{l,h}{dq,qdq}, vperm2i128, vshufi32x4,
+    vzeroupper; kmovq from a 64-bit register
   general purpose (8/16/32/64-bit registers, 32-bit writes zero-extend):
-    mov movzbl add sub and xor cmp test inc dec push leave call ret jmp,
+    mov movzbl add sub and xor cmp test inc dec neg not shl shr (by %cl or
+    an immediate) push leave call ret jmp,
     and je/jz jne/jnz jb jae jbe ja with ZF and CF modelled (inc and dec
     leave CF alone, as on the CPU); nop, endbr64
-  anything else - another mnemonic, an opmask {%k1}, {z}, a segment
+  anything else - another mnemonic, an opmask elsewhere, a segment
   override, an instruction objdump cannot decode - stops the decode with
   an EmuError naming it: an unknown instruction is a test failure, never
   skipped.  Every instruction of the named functions is decoded before the
@@ -49,8 +52,10 @@ emulator and natively on the same machine code and inputs, where the CPU has
 AVX2 (and kchacha_avx512_xor() likewise where it has AVX-512F), and every
 emulated output is compared with an independent reference, itself checked
 against RFC 8439.  What only the AVX-512 code uses (vprold, vpxord,
-vshufi32x4, vmovdqu32, vmovdqa64, vpbroadcastd from a general register,
-the {1to16} broadcast, zmm16-31, 512-bit widths) is compared with real
+vshufi32x4, vmovdqu32, vmovdqa64, vbroadcasti32x4, vinserti64x4,
+vpternlogd, the
+opmasked vmovdqu8 and kmovq, vpbroadcastd from a general register, the
+{1to8} and {1to16} broadcasts, zmm16-31, 512-bit widths) is compared with real
 hardware only where the CPU has AVX-512F; elsewhere the evidence for it is
 the comparison with the reference: a misread instruction could pass only if
 the code relied on the very same misreading.
@@ -152,12 +157,13 @@ class Op:
     base, index, scale; bcast: dwords of a {1toN} broadcast, else 0), 'a'
     absolute branch target (value)."""
     __slots__ = ('kind', 'reg', 'size', 'value', 'base', 'index', 'scale',
-                 'bcast')
+                 'bcast', 'mask', 'zero')
 
     def __init__(self, kind, reg=None, size=0, value=0, base=None,
                  index=None, scale=1, bcast=0):
         self.kind, self.reg, self.size, self.value = kind, reg, size, value
         self.base, self.index, self.scale, self.bcast = base, index, scale, bcast
+        self.mask, self.zero = None, False      # {%kN}, {z}
 
 
 MEM_RE = re.compile(r'^(-?(?:0x[0-9a-f]+|\d+))?\((%\w+)?(?:,(%\w+)(?:,(\d))?)?\)'
@@ -165,6 +171,17 @@ MEM_RE = re.compile(r'^(-?(?:0x[0-9a-f]+|\d+))?\((%\w+)?(?:,(%\w+)(?:,(\d))?)?\)
 
 
 def parse_operand(text, next_pc):
+    # an EVEX opmask {%k1..7}, and {z}, after a vector or memory operand
+    m = re.match(r'^(.*?)\{%k([1-7])\}(\{z\})?$', text)
+    if m:
+        op = parse_operand(m.group(1), next_pc)
+        if op.kind not in 'vm':
+            raise EmuError('unsupported operand "%s"' % text)
+        op.mask, op.zero = int(m.group(2)), bool(m.group(3))
+        return op
+    m = re.match(r'^%k([0-7])$', text)
+    if m:
+        return Op('k', reg=int(m.group(1)))
     m = re.match(r'^%([xyz])mm(\d+)$', text)
     if m:
         return Op('v', reg=int(m.group(2)), size=VEC_DWORDS[m.group(1)])
@@ -296,6 +313,7 @@ class CPU:
         self.mem = Memory()
         self.g = dict.fromkeys(GPRS, 0)
         self.v = [[0] * 16 for _ in range(32)]
+        self.k = [0] * 8
         self.zf = self.cf = 0
         self.executed = set()
         self.counts = {}
@@ -333,6 +351,8 @@ class CPU:
             raise EmuError('unsupported operands of ' + insn.text)
         if any(o.bcast for o in insn.ops) and name not in BCAST_OK:
             raise EmuError('unsupported broadcast in ' + insn.text)
+        if any(o.mask for o in insn.ops) and name not in MASK_OK:
+            raise EmuError('unsupported opmask in ' + insn.text)
         return insn
 
     # -- running
@@ -594,6 +614,69 @@ class CPU:
             raise EmuError('unsupported ' + insn.text)
         self.vset(d, out)
 
+    def op_vpternlogd(self, insn):
+        # each result bit is bit (a << 2 | b << 1 | c) of the immediate, a
+        # from the destination, b from the second source, c the third
+        imm, s3, s2, d = insn.ops
+        n = d.size
+        a, b, c = self.vget(d, n), self.vget(s2, n), self.vget(s3, n)
+        out = []
+        for x, y, z in zip(a, b, c):
+            r = 0
+            for i in range(8):
+                if imm.value >> i & 1:
+                    r |= (x if i & 4 else ~x) & (y if i & 2 else ~y) & \
+                         (z if i & 1 else ~z)
+            out.append(r & M32)
+        self.vset(d, out)
+
+    def op_vbroadcasti32x4(self, insn):
+        s, d = insn.ops
+        self.vset(d, self.vget(s, 4) * (d.size // 4))
+
+    def op_vinserti64x4(self, insn):
+        # src1 with the 256-bit half imm & 1 replaced by src2 (ymm or m256)
+        imm, s2, s1, d = insn.ops
+        if d.size != 16:
+            raise EmuError('unsupported ' + insn.text)
+        out = self.vget(s1, 16)
+        h = 8 * (imm.value & 1)
+        out[h:h + 8] = self.vget(s2, 8)
+        self.vset(d, out)
+
+    def op_vmovdqu8(self, insn):
+        # only with an opmask, one bit per byte: a masked-off byte of memory
+        # is neither read nor written (the CPU suppresses its faults); a
+        # masked-off byte of a register is zeroed ({z}) or kept
+        s, d = insn.ops
+        if s.kind == 'm' and d.kind == 'v' and d.mask and not s.mask:
+            k, n = self.k[d.mask], 4 * d.size
+            a = self.ea(s)
+            cur = bytearray(struct.pack(DWORDS_FMT[d.size],
+                                        *self.v[d.reg][:d.size]))
+            for i in range(n):
+                if k >> i & 1:
+                    cur[i:i + 1] = self.load(a + i, 1)
+                elif d.zero:
+                    cur[i] = 0
+            self.vset(d, list(struct.unpack(DWORDS_FMT[d.size], bytes(cur))))
+        elif s.kind == 'v' and d.kind == 'm' and d.mask and not d.zero and \
+                not s.mask:
+            k, n = self.k[d.mask], 4 * s.size
+            a = self.ea(d)
+            cur = struct.pack(DWORDS_FMT[s.size], *self.v[s.reg][:s.size])
+            for i in range(n):
+                if k >> i & 1:
+                    self.store(a + i, cur[i:i + 1])
+        else:
+            raise EmuError('unsupported ' + insn.text)
+
+    def op_kmovq(self, insn):
+        s, d = insn.ops
+        if s.kind != 'g' or s.size != 64 or d.kind != 'k':
+            raise EmuError('unsupported ' + insn.text)
+        self.k[d.reg] = self.g[s.reg]
+
     def op_vzeroupper(self, insn):
         for r in self.v[:16]:             # zmm16-31 are left alone
             r[4:] = [0] * 12
@@ -637,6 +720,43 @@ class CPU:
 
     def op_test(self, insn):
         self._arith(insn, lambda a, b, n: (a & b, 0), write=False)
+
+    def _shift(self, insn, f):
+        # by %cl or an immediate, the count masked to 6 (64-bit) or 5 bits
+        # as on the CPU; only ZF is modelled, and only for a nonzero count
+        c, d = insn.ops
+        bits = d.size if d.kind == 'g' else insn.bits
+        if not bits:
+            raise EmuError('cannot tell the operand size of ' + insn.text)
+        if c.kind == 'g' and c.reg == 'rcx' and c.size == 8:
+            n = self.g['rcx'] & 0xff
+        elif c.kind == 'i':
+            n = c.value
+        else:
+            raise EmuError('unsupported ' + insn.text)
+        n &= 63 if bits == 64 else 31
+        res = f(self.gget(d, bits), n)
+        if n:
+            self.flags(res, bits, None)
+        self.gset(d, res, bits)
+
+    def op_shl(self, insn):
+        self._shift(insn, lambda v, n: v << n)
+
+    def op_shr(self, insn):
+        self._shift(insn, lambda v, n: v >> n)
+
+    def op_neg(self, insn):
+        d, = insn.ops
+        bits = self.gsize(insn)
+        v = self.gget(d, bits)
+        self.flags(-v, bits, int(v != 0))
+        self.gset(d, -v, bits)
+
+    def op_not(self, insn):
+        d, = insn.ops
+        bits = self.gsize(insn)
+        self.gset(d, ~self.gget(d, bits), bits)
 
     def op_inc(self, insn):
         d, = insn.ops
@@ -725,7 +845,10 @@ OPERAND_FORMS = {
     'vpslld': 'i' + _VM + 'v', 'vpsrld': 'i' + _VM + 'v',
     'vprold': 'i' + _VM + 'v', 'vpshufd': 'i' + _VM + 'v',
     'vperm2i128': 'i' + _VM + 'vv', 'vshufi32x4': 'i' + _VM + 'vv',
-    'vzeroupper': '',
+    'vzeroupper': '', 'vbroadcasti32x4': 'mv', 'vinserti64x4': 'i[vm]vv',
+    'vpternlogd': 'i' + _VM + 'vv',
+    'vmovdqu8': 'mv|vm', 'kmovq': 'gk',
+    'shl': 'gg|ig', 'shr': 'gg|ig', 'neg': 'g', 'not': 'g',
     'mov': _GI + _GM, 'movzbl': _GM + 'g', 'add': _GI + _GM, 'sub': _GI + _GM,
     'and': _GI + _GM, 'xor': _GI + _GM, 'cmp': _GI + _GM, 'test': _GI + _GM,
     'inc': _GM, 'dec': _GM, 'push': '[gi]', 'leave': '', 'ret': '',
@@ -736,6 +859,8 @@ OPERAND_FORMS = {
 }
 # instructions whose memory operand may be a {1toN} broadcast
 BCAST_OK = {'vpaddd'}
+# instructions that may take an opmask (and {z})
+MASK_OK = {'vmovdqu8'}
 # general purpose instructions objdump may print with a size suffix
 GP_SUFFIXED = {'mov', 'add', 'sub', 'and', 'xor', 'cmp', 'test', 'inc',
                'dec', 'push'}

@@ -14,9 +14,11 @@
  * 2.4.2 vector; a wrong row aborts the run), calibrates a batch size per
  * (row, size) cell, then runs R rounds; round r times one batch of every
  * cell, sizes outer, rows inner, so that every row sees the same machine
- * noise.  A cell's figure is the median over the rounds.  MB/s means
- * 10^6 bytes per second.  The machine is shared: compare ratios within one
- * run, not absolute figures across runs.
+ * noise.  A batch is timed on the thread's CPU-time clock, which stops
+ * while other processes have the CPU (-w: on the wall clock).  A cell's
+ * figure is the median over the rounds.  MB/s means 10^6 bytes per second
+ * of CPU time.  The machine is shared: compare ratios within one run, not
+ * absolute figures across runs.
  *
  * Output: a table on stdout (MB/s, then the ratio to each anchor row of the
  * group), <dir>/bench.csv ("impl,bytes,mbps", every group) and, for
@@ -358,6 +360,201 @@ static const struct bench_ops cipher_anchor_ops[] = {
 	},
 };
 
+#ifdef KCHACHA_BENCH_LINUX
+/*
+ * linux-<impl>: the kernel's own x86 ChaCha assembly (Linux 6.1,
+ * arch/x86/crypto, extracted and assembled by test/bench/Makefile), driven
+ * as the in-tree skcipher drives it: a fresh state per message, then, per
+ * section of at most 4 KiB (one skcipher walk step), the length ladder of
+ * chacha_glue.c's chacha_dosimd() for the widest level the row stands for.
+ * Like the in-tree skcipher, and unlike its library interface, it takes
+ * even one block through SIMD.
+ */
+typedef void (*linux_xor_fn)(u32 *state, u8 *dst, const u8 *src,
+			     unsigned int len, int nrounds);
+
+void chacha_block_xor_ssse3(u32 *state, u8 *dst, const u8 *src,
+			    unsigned int len, int nrounds);
+void chacha_4block_xor_ssse3(u32 *state, u8 *dst, const u8 *src,
+			     unsigned int len, int nrounds);
+void chacha_2block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
+			    unsigned int len, int nrounds);
+void chacha_4block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
+			    unsigned int len, int nrounds);
+void chacha_8block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
+			    unsigned int len, int nrounds);
+void chacha_2block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
+				unsigned int len, int nrounds);
+void chacha_4block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
+				unsigned int len, int nrounds);
+void chacha_8block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
+				unsigned int len, int nrounds);
+
+/*
+ * One level of the ladder: whole passes of @max blocks, then the narrowest
+ * of @fn[] (2, 4, 8 blocks; NULL where the level has none) that takes what
+ * is left.  @one takes a last single block, or NULL to leave it to the
+ * level below.  Returns the bytes left for the level below.
+ */
+struct linux_level {
+	linux_xor_fn fn2, fn4, fn8, one;
+	unsigned int max;
+};
+
+static const struct linux_level linux_ssse3 = {
+	.fn4 = chacha_4block_xor_ssse3, .one = chacha_block_xor_ssse3, .max = 4,
+};
+
+static const struct linux_level linux_avx2 = {
+	.fn2 = chacha_2block_xor_avx2, .fn4 = chacha_4block_xor_avx2,
+	.fn8 = chacha_8block_xor_avx2, .max = 8,
+};
+
+static const struct linux_level linux_avx512vl = {
+	.fn2 = chacha_2block_xor_avx512vl, .fn4 = chacha_4block_xor_avx512vl,
+	.fn8 = chacha_8block_xor_avx512vl, .one = chacha_2block_xor_avx512vl,
+	.max = 8,
+};
+
+static unsigned int linux_blocks(unsigned int len, unsigned int max)
+{
+	if (len > max * KCHACHA_BLOCK_SIZE)
+		len = max * KCHACHA_BLOCK_SIZE;
+	return (len + KCHACHA_BLOCK_SIZE - 1) / KCHACHA_BLOCK_SIZE;
+}
+
+/* Returns the bytes left at the end of @buf for the level below. */
+static unsigned int linux_level_run(const struct linux_level *l, u32 *state,
+				    u8 *buf, unsigned int len)
+{
+	const unsigned int bs = KCHACHA_BLOCK_SIZE;
+	linux_xor_fn widest = l->max == 8 ? l->fn8 : l->fn4;
+	linux_xor_fn fn = NULL;
+
+	while (len >= l->max * bs) {
+		widest(state, buf, buf, len, 20);
+		state[12] += l->max;
+		buf += l->max * bs;
+		len -= l->max * bs;
+	}
+	if (l->max == 8 && len > 4 * bs)
+		fn = l->fn8;
+	else if (len > 2 * bs)
+		fn = l->fn4;
+	else if (len > bs && l->fn2)
+		fn = l->fn2;
+	else if (len > bs)
+		fn = l->fn4;
+	else if (len)
+		fn = l->one;
+	if (!fn)
+		return len;
+	fn(state, buf, buf, len, 20);
+	state[12] += fn == l->one && fn != l->fn2 ? 1 :
+		     linux_blocks(len, fn == l->fn8 ? 8 : fn == l->fn4 ? 4 : 2);
+	return 0;
+}
+
+struct linux_ctx {
+	const struct linux_level *levels[3];	/* widest first, NULL-ended */
+	u32 key[8];
+	u8 iv[16];
+};
+
+static const struct linux_level *const linux_rows_levels[][3] = {
+	{ &linux_ssse3 },
+	{ &linux_avx2, &linux_ssse3 },
+	{ &linux_avx512vl },
+};
+
+static const char *const linux_rows_names[] = {
+	"linux-ssse3", "linux-avx2", "linux-avx512vl",
+};
+
+/* The kchacha implementation whose CPU test stands for each row's. */
+static const char *const linux_rows_impls[] = { "ssse3", "avx2", "avx512" };
+
+static int linux_setup(struct bench_row *row)
+{
+	const struct linux_level *const *levels = row->arg;
+	struct linux_ctx *c = xcalloc(1, sizeof(*c));
+	int i;
+
+	memcpy(c->levels, levels, sizeof(c->levels));
+	for (i = 0; i < 8; i++)
+		c->key[i] = (u32)rfc_key[4 * i] | (u32)rfc_key[4 * i + 1] << 8 |
+			    (u32)rfc_key[4 * i + 2] << 16 |
+			    (u32)rfc_key[4 * i + 3] << 24;
+	memcpy(c->iv, rfc_iv, sizeof(c->iv));
+	row->ctx = c;
+	return 0;
+}
+
+/*
+ * The shim's SIMD section bookkeeping (test/shim/asm/fpu/api.h), which
+ * kchacha's rows pay through kchacha_crypt(): the same for these rows.
+ */
+extern bool kchacha_shim_simd_usable;
+extern __thread unsigned long kchacha_shim_simd_sections;
+extern __thread int kchacha_shim_in_simd;
+
+static void linux_run(struct bench_row *row, u8 *buf, size_t len)
+{
+	struct linux_ctx *c = row->ctx;
+	u32 state[KCHACHA_STATE_WORDS];
+
+	kchacha_init_state(state, c->key, c->iv);
+	while (len) {
+		unsigned int n = len < 4096 ? len : 4096, left = n, i;
+
+		if (!kchacha_shim_simd_usable || kchacha_shim_in_simd++)
+			abort();
+		kchacha_shim_simd_sections++;
+		for (i = 0; left && c->levels[i]; i++)
+			left = linux_level_run(c->levels[i], state,
+					       buf + n - left, left);
+		if (--kchacha_shim_in_simd)
+			abort();
+		buf += n;
+		len -= n;
+	}
+}
+
+static const struct bench_ops linux_ops = {
+	.setup		= linux_setup,
+	.check		= cipher_check,
+	.run		= linux_run,
+	.teardown	= free_ctx,
+};
+
+static void linux_rows(struct bench_group *group)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(linux_rows_names); i++) {
+		const struct kchacha_impl *impl = NULL;
+
+		for (j = 0; j < kchacha_nimpls; j++)
+			if (!strcmp(kchacha_impls[j].name, linux_rows_impls[i]))
+				impl = &kchacha_impls[j];
+		if (!impl || (impl->cpu_ok && !impl->cpu_ok())) {
+			printf("  %-20s skipped: this machine has no %s\n",
+			       linux_rows_names[i], linux_rows_impls[i]);
+			continue;
+		}
+		add_row(group, linux_rows_names[i], &linux_ops,
+			linux_rows_levels[i]);
+	}
+}
+#else
+static void linux_rows(struct bench_group *group)
+{
+	(void)group;
+	printf("  %-20s left out: built without linux-source-6.1 (x86_64 only)\n",
+	       "linux-*");
+}
+#endif
+
 /* kchacha_impls[] decides which kchacha rows exist. */
 static void cipher_rows(struct bench_group *group)
 {
@@ -374,6 +571,7 @@ static void cipher_rows(struct bench_group *group)
 		}
 		add_row(group, name, &kchacha_ops, impl);
 	}
+	linux_rows(group);
 	for (i = 0; i < ARRAY_SIZE(cipher_anchor_ops); i++)
 		add_row(group, cipher_anchor_ops[i].name, &cipher_anchor_ops[i],
 			NULL);
@@ -541,13 +739,21 @@ static struct bench_group groups[] = {
 
 /* Timing */
 
-static double now(void)
+static double clock_now(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+static double now(void)
+{
+	return clock_now(CLOCK_MONOTONIC);
+}
+
+/* What a batch is timed on: the thread's CPU time unless -w. */
+static clockid_t batch_clock = CLOCK_THREAD_CPUTIME_ID;
 
 static double time_batch(struct bench_row *row, u8 *buf, size_t len,
 			 unsigned long n)
@@ -556,10 +762,10 @@ static double time_batch(struct bench_row *row, u8 *buf, size_t len,
 
 	if (row->ops->rewind)
 		row->ops->rewind(row);
-	t0 = now();
+	t0 = clock_now(batch_clock);
 	while (n--)
 		row->ops->run(row, buf, len);
-	return now() - t0;
+	return clock_now(batch_clock) - t0;
 }
 
 /* Calls per batch so that one batch takes about @target seconds. */
@@ -711,6 +917,70 @@ static void print_group(struct bench_group *g)
 	}
 }
 
+/*
+ * kchacha-<impl> over its in-tree counterpart linux-<impl>, kchacha-avx512
+ * over kchacha's own avx2 and over OpenSSL: per size, the median over the
+ * rounds of the two rows' ratio within each round (the two batches run
+ * close together, so the machine's slower drifts cancel).  Computed before
+ * summarize() sorts each row's rounds.
+ */
+static const char *const pairs[][2] = {
+	{ "kchacha-ssse3", "linux-ssse3" },
+	{ "kchacha-avx2", "linux-avx2" },
+	{ "kchacha-avx512", "linux-avx512vl" },
+	{ "kchacha-avx512", "kchacha-avx2" },
+	{ "kchacha-avx512", "openssl" },
+};
+
+static double *pair_ratio[ARRAY_SIZE(pairs)];	/* per size, or NULL */
+
+static void pair_ratios(struct bench_group *g, unsigned int rounds)
+{
+	double *v = xcalloc(rounds, sizeof(*v));
+	unsigned int i, s, r;
+
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		struct bench_row *a = find_row(g, pairs[i][0]);
+		struct bench_row *b = find_row(g, pairs[i][1]);
+		double spread;
+
+		if (!a || !b)
+			continue;
+		pair_ratio[i] = xcalloc(g->nsizes, sizeof(double));
+		for (s = 0; s < g->nsizes; s++) {
+			for (r = 0; r < rounds; r++)
+				v[r] = a->mbps[s * rounds + r] /
+				       b->mbps[s * rounds + r];
+			summarize(v, rounds, &pair_ratio[i][s], &spread);
+		}
+	}
+	free(v);
+}
+
+static void print_pairs(struct bench_group *g)
+{
+	unsigned int i, s, shown = 0;
+	char what[64];
+
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		if (!pair_ratio[i])
+			continue;
+		if (!shown++) {
+			printf("\n%-22s", "ours/theirs, paired");
+			for (s = 0; s < g->nsizes; s++)
+				printf(" %8zu", g->sizes[s]);
+			printf("\n");
+		}
+		snprintf(what, sizeof(what), "%s/%s", pairs[i][0] + 8,
+			 pairs[i][1]);
+		printf("%-22s", what);
+		for (s = 0; s < g->nsizes; s++)
+			printf(" %8.2f", pair_ratio[i][s]);
+		printf("\n");
+		free(pair_ratio[i]);
+	}
+}
+
 static double median_at(struct bench_group *g, const char *name, size_t size)
 {
 	struct bench_row *row = find_row(g, name);
@@ -805,11 +1075,12 @@ static void write_outputs(const char *dir, const char *cpu, int pinned)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bench [-o DIR] [-r ROUNDS] [-t SECONDS] [-c CPU]\n"
+		"usage: bench [-o DIR] [-r ROUNDS] [-t SECONDS] [-c CPU] [-w]\n"
 		"  -o DIR      write DIR/bench.csv and DIR/bench-<group>.dat (build)\n"
 		"  -r ROUNDS   rounds, at least %d (9)\n"
 		"  -t SECONDS  time for all timed batches together (45)\n"
-		"  -c CPU      the CPU to run on (1, or the first allowed)\n",
+		"  -c CPU      the CPU to run on (1, or the first allowed)\n"
+		"  -w          time batches on the wall clock, not the thread's CPU time\n",
 		MIN_ROUNDS);
 	exit(2);
 }
@@ -824,7 +1095,7 @@ int main(int argc, char **argv)
 	char model[128];
 	u8 *buf;
 
-	while ((opt = getopt(argc, argv, "o:r:t:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:r:t:c:w")) != -1) {
 		switch (opt) {
 		case 'o':
 			dir = optarg;
@@ -837,6 +1108,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			cpu = atoi(optarg);
+			break;
+		case 'w':
+			batch_clock = CLOCK_MONOTONIC;
 			break;
 		default:
 			usage();
@@ -854,7 +1128,9 @@ int main(int argc, char **argv)
 	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 
-	printf("kchacha bench: %s, pinned to CPU %d\n", model, cpu);
+	printf("kchacha bench: %s, pinned to CPU %d, batches timed on %s\n",
+	       model, cpu, batch_clock == CLOCK_MONOTONIC ? "the wall clock" :
+	       "the thread's CPU time");
 	printf("anchors: %s, libsodium %s, libgcrypt %s\n",
 	       OpenSSL_version(OPENSSL_VERSION), sodium_version_string(),
 	       gcry_check_version(NULL));
@@ -932,6 +1208,7 @@ int main(int argc, char **argv)
 		const char *wrow = "";
 		size_t wsize = 0;
 
+		pair_ratios(&groups[0], rounds);
 		for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
 			struct bench_group *g = &groups[gi];
 
@@ -961,6 +1238,7 @@ int main(int argc, char **argv)
 
 	for (gi = 0; gi < ARRAY_SIZE(groups); gi++)
 		print_group(&groups[gi]);
+	print_pairs(&groups[0]);
 	rng_targets();
 	write_outputs(dir, model, cpu);
 

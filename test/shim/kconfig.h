@@ -10,6 +10,12 @@
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define CONFIG_CPU_LITTLE_ENDIAN 1
 #endif
+#elif defined(__arm__)
+#define CONFIG_ARM 1
+#define CONFIG_KERNEL_MODE_NEON 1
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CONFIG_CPU_LITTLE_ENDIAN 1
+#endif
 #endif
 #define KCHACHA_USERSPACE 1
 #endif

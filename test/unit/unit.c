@@ -5,7 +5,8 @@
  * dispatcher against an independent reference (ref.h) over every length
  * 0..4096, random lengths up to 1 MiB, every src/dst misalignment 0..63,
  * in place and out of place, counters crossing 2^32, 20, 12 and 8 rounds,
- * buffers against guard pages, HChaCha and XChaCha.
+ * buffers against guard pages, HChaCha and XChaCha; and against the C core,
+ * every length 0..2100 (SIMD implementations) and byte by byte.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -170,6 +171,53 @@ static void test_guards(const struct kchacha_impl *impl)
 	munmap(d - page, size + 2 * page);
 }
 
+/* One call of @impl's xor on a copy of @state, in a SIMD section if SIMD */
+static void raw_xor(const struct kchacha_impl *impl, const u32 *state,
+		    u8 *dst, const u8 *src, size_t len, int rounds)
+{
+	u32 st[16];
+
+	memcpy(st, state, sizeof(st));
+	if (impl->simd)
+		kchacha_simd_xor(impl, st, dst, src, len, rounds);
+	else
+		impl->xor(st, dst, src, len, rounds);
+}
+
+/*
+ * Byte by byte against the C core, as libgcrypt's self-test checks its
+ * cipher: each byte of a 2100-byte stream from a call of its own that ends
+ * on that byte must equal the same byte of the whole-buffer run, with a
+ * counter that wraps inside.  (Every length: test_vs_core().)
+ */
+static void test_bytewise(const struct kchacha_impl *impl)
+{
+	const size_t n = 2100;
+	u32 w[8], state[16], st[16];
+	u8 key[32], iv[16], one[65];
+	bool ok = true;
+	size_t i;
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_init_state(state, w, iv);
+	state[12] = 0xfffffff0;
+	fill(src_buf, n);
+	memcpy(st, state, sizeof(st));
+	kchacha_generic_xor(st, ref_buf, src_buf, n, 20);
+	for (i = 0; i < n; i++) {
+		size_t blk = i / 64, off = i % 64;
+
+		memcpy(st, state, sizeof(st));
+		st[12] += blk;
+		memset(one, 0x5a, sizeof(one));
+		raw_xor(impl, st, one, src_buf + 64 * blk, off + 1, 20);
+		ok &= one[off] == ref_buf[i] && one[off + 1] == 0x5a;
+	}
+	check(ok, impl->name, "byte by byte against the whole-buffer run", n);
+}
+
 static void test_impl(const struct kchacha_impl *impl)
 {
 	static const int rounds[] = { 20, 12 };
@@ -181,6 +229,7 @@ static void test_impl(const struct kchacha_impl *impl)
 	/* first: an access out of bounds elsewhere could corrupt the heap */
 	test_guards(impl);
 	check(kchacha_selftest(impl) == 0, impl->name, "module self-test", 0);
+	test_bytewise(impl);
 
 	for (int r = 0; r < 2; r++) {
 		ok = true;
@@ -270,6 +319,48 @@ static void test_impl(const struct kchacha_impl *impl)
 	(void)b;
 }
 
+/*
+ * Every length 0..2100 against the module's own C core, for the SIMD
+ * implementations: past the sixteen-block pass of AVX-512 and each of its
+ * forms for what follows (1-4, 5-8, 9-12, 13-16 blocks), whole and partial.
+ * Out of place with both pointers misaligned, then in place, with the
+ * counter crossing 2^32 at a different block each time.
+ */
+static void test_vs_core(const struct kchacha_impl *impl)
+{
+	u8 key[32], iv[16];
+	u32 w[8], state[16], core[16];
+	bool ok = true;
+	size_t len;
+
+	for (len = 0; len <= 2100; len++) {
+		unsigned int soff = len % 61, doff = (len * 13) % 64;
+		u8 *src = src_buf + soff, *dst = dst_buf + doff;
+		u32 ctr = 0xffffffffU - len % 37;
+		int rounds = len % 3 ? 20 : 12;
+
+		fill(key, sizeof(key));
+		fill(iv, sizeof(iv));
+		memcpy(iv, &ctr, 4);
+		fill(src, len);
+		key_words(w, key);
+		kchacha_init_state(core, w, iv);
+		kchacha_generic_xor(core, ref_buf, src, len, rounds);
+		dst[len] = 0x5a;
+		memcpy(state, core, sizeof(state));
+		kchacha_simd_xor(impl, state, dst, src, len, rounds);
+		ok &= !memcmp(dst, ref_buf, len) && dst[len] == 0x5a;
+		memcpy(dst, src, len);
+		memcpy(state, core, sizeof(state));
+		kchacha_simd_xor(impl, state, dst, dst, len, rounds);
+		ok &= !memcmp(dst, ref_buf, len) && dst[len] == 0x5a;
+		ok &= state[12] == (u32)(core[12] + (len + 63) / 64);
+	}
+	check(ok, impl->name,
+	      "every length 0..2100 against the C core, misaligned and in place",
+	      len);
+}
+
 /* The reference itself against RFC 8439 2.4.2, so it cannot drift. */
 static void test_reference(void)
 {
@@ -306,6 +397,8 @@ int main(void)
 			continue;
 		}
 		test_impl(impl);
+		if (impl->simd)
+			test_vs_core(impl);
 		printf("%s %s\n", failed == before ? "ok  " : "FAIL", impl->name);
 	}
 	printf("unit: %u passed, %u failed, %u skipped\n", passed, failed,

@@ -5,4 +5,9 @@
 #include <asm/fpu/api.h>
 #define kernel_neon_begin()	kernel_fpu_begin()
 #define kernel_neon_end()	kernel_fpu_end()
+#ifdef __arm__
+#include <sys/auxv.h>
+/* the kernel's HWCAP_NEON, as user space sees it in AT_HWCAP */
+#define cpu_has_neon()		(!!(getauxval(AT_HWCAP) & (1 << 12)))
+#endif
 #endif
