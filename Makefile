@@ -58,8 +58,9 @@ bench-armhf:
 
 .PHONY: bench-armhf
 
-# QEMU on a KASAN/kmemleak/lockdep/UBSAN kernel built (once) from Debian's
-# linux-source-6.1, with the crypto manager's extra self-tests
+# QEMU on a PREEMPT_RT, kCFI, KASAN/kmemleak/lockdep/UBSAN kernel built
+# (once) with clang 16 from Debian's linux-source-6.12, with the crypto
+# manager's extra self-tests
 check-debug:
 	BUILD=$(BUILD) test/debug/run
 

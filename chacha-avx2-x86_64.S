@@ -30,6 +30,7 @@
  * pair and an or.
  */
 
+#include <linux/cfi_types.h>
 #include <linux/linkage.h>
 
 .section	.rodata.cst32.kchacha_avx2_rot16, "aM", @progbits, 32
@@ -266,7 +267,7 @@
  * void kchacha_avx2_xor(const u32 *state, u8 *dst, const u8 *src,
  *			 unsigned int len, int nrounds)
  */
-SYM_FUNC_START(kchacha_avx2_xor)
+SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	test		LEN32, LEN32
 	jz		.Lret
 	push		%rbp
@@ -525,7 +526,7 @@ SYM_FUNC_END(kchacha_avx2_xor)
  * 0..3 and 12..15 out.  The horizontal form in xmm registers, VEX-encoded
  * so that it mixes with the AVX2 code without transition costs.
  */
-SYM_FUNC_START(kchacha_avx2_hchacha)
+SYM_TYPED_FUNC_START(kchacha_avx2_hchacha)
 	vmovdqu		0x00(%rdi), %xmm0
 	vmovdqu		0x10(%rdi), %xmm1
 	vmovdqu		0x20(%rdi), %xmm2

@@ -37,6 +37,7 @@
  * space overwrites, as with every other SIMD section of the kernel.
  */
 
+#include <linux/cfi_types.h>
 #include <linux/linkage.h>
 
 .section	.rodata.cst64.kchacha_avx512_lanes, "aM", @progbits, 64
@@ -435,7 +436,7 @@
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
  */
-SYM_FUNC_START(kchacha_avx512_xor)
+SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	test		LEN32, LEN32
 	jz		.Lret
 	mov		LEN32, LEN32

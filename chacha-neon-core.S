@@ -19,6 +19,7 @@
  * wraps modulo 2^32 in every lane.
  */
 
+#include <linux/cfi_types.h>
 #include <linux/linkage.h>
 
 #ifdef CONFIG_CPU_LITTLE_ENDIAN
@@ -210,7 +211,7 @@
  * in each lane.  Callee-saved x19-x28 and d8-d15 are saved for the C
  * callers of the user-space tests; the kernel would not need d8-d15.
  */
-SYM_FUNC_START(kchacha_neon_xor)
+SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	mov	w3, w3
 	cbz	x3, .Lreturn
 	stp	x19, x20, [sp, #-144]!
@@ -457,7 +458,7 @@ SYM_FUNC_END(kchacha_neon_xor)
  *
  * Uses caller-saved v0-v7 only.
  */
-SYM_FUNC_START(kchacha_neon_hchacha)
+SYM_TYPED_FUNC_START(kchacha_neon_hchacha)
 	adrp	x3, .Lconsts
 	add	x3, x3, :lo12:.Lconsts
 	ld1	{v7.16b}, [x3]

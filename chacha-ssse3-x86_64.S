@@ -28,6 +28,7 @@
  * pair and an or.
  */
 
+#include <linux/cfi_types.h>
 #include <linux/linkage.h>
 
 .section	.rodata.cst16.kchacha_ssse3_rot16, "aM", @progbits, 16
@@ -249,7 +250,7 @@
  * void kchacha_ssse3_xor(const u32 *state, u8 *dst, const u8 *src,
  *			  unsigned int len, int nrounds)
  */
-SYM_FUNC_START(kchacha_ssse3_xor)
+SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	test		LEN32, LEN32
 	jz		.Lret
 	push		%rbp
@@ -514,7 +515,7 @@ SYM_FUNC_END(kchacha_ssse3_xor)
  * HChaCha: the permutation of one block without the feed-forward; words
  * 0..3 and 12..15 out.
  */
-SYM_FUNC_START(kchacha_ssse3_hchacha)
+SYM_TYPED_FUNC_START(kchacha_ssse3_hchacha)
 	movdqu		0x00(%rdi), %xmm0
 	movdqu		0x10(%rdi), %xmm1
 	movdqu		0x20(%rdi), %xmm2
