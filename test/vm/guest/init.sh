@@ -209,13 +209,20 @@ fi
 # 4. rmmod refused while a socket is bound, allowed after it closes
 for holder in "kctest hold chacha20-kchacha-$top" \
 	      "rngtest hold chacha20rng-kchacha-$top"; do
-	$holder 60 > /tmp/hold &
+	$holder 120 > /tmp/hold 2>&1 &
 	pid=$!
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		grep -q "bound\|holding" /tmp/hold && break
+	# a loaded host can take many seconds to start the holder: wait for
+	# its socket rather than try rmmod before it exists
+	i=0
+	while ! grep -q "bound\|holding" /tmp/hold && [ $i -lt 100 ] &&
+	      kill -0 $pid 2>/dev/null; do
 		sleep 1
+		i=$((i + 1))
 	done
-	if rmmod kchacha 2>/dev/null; then
+	if ! grep -q "bound\|holding" /tmp/hold; then
+		cat /tmp/hold
+		no "rmmod refused while bound ($holder): the socket was never bound"
+	elif rmmod kchacha 2>/dev/null; then
 		no "rmmod refused while bound ($holder)"
 		insmod /kchacha.ko
 	else
