@@ -26,11 +26,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
+#include "result.h"
 
-static int failures;
 static uint64_t seed = 0x243f6a8885a308d3ULL;
 
 static uint32_t rnd(void)
@@ -43,23 +40,6 @@ static void fill(uint8_t *p, size_t n)
 {
 	while (n--)
 		*p++ = rnd();
-}
-
-static void result(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
 }
 
 static int tfm_open(const char *driver)
@@ -372,5 +352,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: see the head of kctest.c\n");
 		return 2;
 	}
-	return failures > 100 ? 100 : failures;
+	return failed > 100 ? 100 : failed;
 }

@@ -29,35 +29,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
+#include "result.h"
 
 #define MAXREAD		128	/* algif_rng hands out at most this per read */
 #define TOTAL		(1 << 20)
 #define READERS		4
 #define PER_READER	(64 * 1024)
-
-static int passed, failed;
-
-static void result(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* A bound rng socket (one instance), or -errno. */
 static int rng_bind(const char *driver)

@@ -34,33 +34,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
+#include "result.h"
 
 #define STATS		"/sys/kernel/debug/kchacha/rng"
 /* The documented bounds (README, "The rng"). */
 #define CTX_BYTES	1024
 #define BATCH_BYTES	2048
-
-static int failed;
-
-static void result(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failed++;
-}
 
 /* An accept()ed socket of a new instance of @driver (@type), or -1. */
 static int alg_open(const char *type, const char *driver, int *tfm)
