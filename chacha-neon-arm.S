@@ -19,10 +19,10 @@
  * pointers stepping 64 bytes.
  *
  * A pass over fewer than 256 bytes writes its keystream to the stack and
- * XORs from there, 16, 8, then one byte at a time, so no byte before @src
- * or past @src + @len is read and none outside @dst is written.  What the
- * stack held of the last pass (the spilled words, any keystream) is zeroed
- * before return.
+ * XORs from there, 32, 16, 8, then one byte at a time, so no byte before
+ * @src or past @src + @len is read and none outside @dst is written.  What
+ * the stack held of the last pass (the spilled words, any keystream) is
+ * zeroed before return.
  * The state is only read; the block counter wraps modulo 2^32 in every lane
  * and never carries into word 13.
  */
@@ -302,22 +302,28 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	finish		0
 	add		ip, sp, #KS
 	b		2f
-1:	vld1.8		{q0}, [r2]!
+1:	vld1.8		{q0-q1}, [r2]!
+	vld1.32		{q2-q3}, [ip, :128]!
+	veor		q0, q0, q2
+	veor		q1, q1, q3
+	vst1.8		{q0-q1}, [r1]!
+	sub		r3, r3, #32
+2:	cmp		r3, #32
+	bhs		1b
+	/* fewer than 32 bytes left: 16, 8, then one at a time */
+	tst		r3, #16
+	beq		3f
+	vld1.8		{q0}, [r2]!
 	vld1.32		{q1}, [ip, :128]!
 	veor		q0, q0, q1
 	vst1.8		{q0}, [r1]!
-	sub		r3, r3, #16
-2:	cmp		r3, #16
-	bhs		1b
-	cmp		r3, #8
-	blo		3f
+3:	tst		r3, #8
+	beq		6f
 	vld1.8		{d0}, [r2]!
 	vld1.32		{d1}, [ip, :64]!
 	veor		d0, d0, d1
 	vst1.8		{d0}, [r1]!
-	subs		r3, r3, #8
-	beq		4f
-3:	cmp		r3, #0
+6:	ands		r3, r3, #7
 	beq		4f
 5:	ldrb		r4, [r2], #1
 	ldrb		r5, [ip], #1
