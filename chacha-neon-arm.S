@@ -11,16 +11,18 @@
  * the two steps that add to the third row (c += d) and stored back at
  * once, so that q8 and q9 are free for the XORs that the 12- and 7-bit
  * rotations shift from (vshl, then vsri back into the word's register),
- * and d16 for the vtbl indices of the 8-bit rotation.  The 16-bit rotation
- * is vrev32.16 in place.  After the rounds, each group of four words is
- * transposed (vtrn.32, vswp) into 16-byte pieces of the four blocks, the
- * input state added, and the result XORed with the source.
+ * and d16 for the vtbl indices of the 8-bit rotation.  The 16-bit
+ * rotation is vrev32.16 in place.  After the rounds, each group of four
+ * words is transposed (vtrn.32, vswp) into 16-byte pieces of the four
+ * blocks and a row of the input state added; words 0-7, then words 8-15,
+ * of each block are XORed with the source 32 bytes at a time, the
+ * pointers stepping 64 bytes.
  *
  * A pass over fewer than 256 bytes writes its keystream to the stack and
- * XORs from there, 16, 8, then one byte at a time, so no byte before @src
- * or past @src + @len is read and none outside @dst is written.  What the
- * stack held of the last pass (the spilled words, any keystream) is zeroed
- * before return.
+ * XORs from there, 32, 16, 8, then one byte at a time, so no byte before
+ * @src or past @src + @len is read and none outside @dst is written.  What
+ * the stack held of the last pass (the spilled words, any keystream) is
+ * zeroed before return.
  * The state is only read; the block counter wraps modulo 2^32 in every lane
  * and never carries into word 13.
  */
@@ -35,7 +37,7 @@
 	.text
 
 /* The stack frame, 16-byte aligned */
-#define SLOT		0	/* x8 and x9; x10 and x11 follow them at the end */
+#define SLOT		32	/* x8 and x9; x10 and x11 below them at the end */
 #define KS		64	/* the keystream of a short last pass */
 #define FRAME		320	/* KS + 256 */
 
@@ -139,80 +141,90 @@
 .endm
 
 /*
- * Sixteen bytes of each block, at offset \off, out: XORed into dst (r1)
- * from src (r2) when \full, else to the keystream buffer.  r6 is 64;
- * q8-q11 are scratch.
+ * 32 bytes of each block out, \qa and \qb of the first block, then the
+ * other three pairs 64 bytes apart: XORed into dst (r5 or r1) from src
+ * (ip or r2) when \full, each pointer left 256 bytes on; else stored to
+ * the keystream buffer at ip, r7 being 48.  r6 is 64; q8 and q9 are
+ * scratch.
  */
-.macro	out4	full, off, qa, qb, qc, qd
+.macro	out8	full, src, dst, qa, qb
 .if \full
-	add		ip, r2, #\off
-	vld1.8		{q8}, [ip], r6
-	vld1.8		{q9}, [ip], r6
-	vld1.8		{q10}, [ip], r6
-	vld1.8		{q11}, [ip]
-	veor		\qa, \qa, q8
-	veor		\qb, \qb, q9
-	veor		\qc, \qc, q10
-	veor		\qd, \qd, q11
-	add		ip, r1, #\off
+	vld1.8		{q8-q9}, [\src], r6
+	veor		q8, q8, \qa
+	veor		q9, q9, \qb
+	vst1.8		{q8-q9}, [\dst], r6
 .else
-	add		ip, sp, #(KS + \off)
+	vst1.8		{\qa}, [ip]!
+	vst1.8		{\qb}, [ip], r7
 .endif
-	vst1.8		{\qa}, [ip], r6
-	vst1.8		{\qb}, [ip], r6
-	vst1.8		{\qc}, [ip], r6
-	vst1.8		{\qd}, [ip]
 .endm
 
-/* The end of a pass: the state added, blocks in byte order, out. */
+/*
+ * The end of a pass: the state added, blocks in byte order, out; when
+ * \full, r1 and r2 are then 256 bytes on.
+ */
 .macro	finish	full
-	add		ip, sp, #(SLOT + 32)
-	vst1.32		{q10-q11}, [ip, :128]
+	/* x10 and x11 below x8 and x9, at sp */
+	vstm		sp, {d20-d23}
 
-	/* x12-x15: the counters and the broadcast words 13-15 */
-	vld1.32		{q9}, [lr, :128]
-	vdup.32		q8, r10
-	vadd.i32	q8, q8, q9
-	add		ip, r0, #52
-	vld1.32		{d18[], d19[]}, [ip]!
-	vld1.32		{d20[], d21[]}, [ip]!
-	vld1.32		{d22[], d23[]}, [ip]
-	vadd.i32	q12, q12, q8
-	vadd.i32	q13, q13, q9
-	vadd.i32	q14, q14, q10
-	vadd.i32	q15, q15, q11
-	transpose	q12, q13, q14, q15, d25, d27, d28, d30
-	out4		\full, 48, q12, q13, q14, q15
-
-	/* x0-x3 and x4-x7: a row of the state (rows 0-2 in q12-q14) added */
+	/* x0-x7: words 0-7 of each block, rows 0 and 1 of the state added */
 	transpose	q0, q1, q2, q3, d1, d3, d4, d6
-	vldm		r0, {d24-d29}
-	vadd.i32	q0, q0, q12
-	vadd.i32	q1, q1, q12
-	vadd.i32	q2, q2, q12
-	vadd.i32	q3, q3, q12
-	out4		\full, 0, q0, q1, q2, q3
 	transpose	q4, q5, q6, q7, d9, d11, d12, d14
-	vadd.i32	q4, q4, q13
-	vadd.i32	q5, q5, q13
-	vadd.i32	q6, q6, q13
-	vadd.i32	q7, q7, q13
-	out4		\full, 16, q4, q5, q6, q7
+	vld1.32		{q8-q9}, [r0]
+	vadd.i32	q0, q0, q8
+	vadd.i32	q1, q1, q8
+	vadd.i32	q2, q2, q8
+	vadd.i32	q3, q3, q8
+	vadd.i32	q4, q4, q9
+	vadd.i32	q5, q5, q9
+	vadd.i32	q6, q6, q9
+	vadd.i32	q7, q7, q9
+.if \full == 0
+	add		ip, sp, #KS
+	mov		r7, #48
+.endif
+	out8		\full, r2, r1, q0, q4
+	out8		\full, r2, r1, q1, q5
+	out8		\full, r2, r1, q2, q6
+	out8		\full, r2, r1, q3, q7
 
-	/* x8-x11 from the stack */
-	add		ip, r8, #32
-	vld1.32		{q0-q1}, [r8, :128]
-	vld1.32		{q2-q3}, [ip, :128]
-	transpose	q0, q1, q2, q3, d1, d3, d4, d6
-	vadd.i32	q0, q0, q14
-	vadd.i32	q1, q1, q14
-	vadd.i32	q2, q2, q14
-	vadd.i32	q3, q3, q14
-	out4		\full, 32, q0, q1, q2, q3
+	/*
+	 * x8-x15: q2, q3, q0, q1 take x8, x9, x10, x11; the lane offsets
+	 * go into x12 first, so that rows 2 and 3 of the state, the pass's
+	 * counter in word 12, can be added to every block.
+	 */
+	vldm		sp, {d0-d7}
+	vld1.32		{q8}, [lr, :128]
+	vadd.i32	q12, q12, q8
+	transpose	q2, q3, q0, q1, d5, d7, d0, d2
+	transpose	q12, q13, q14, q15, d25, d27, d28, d30
+	add		ip, r0, #32
+	vld1.32		{q8-q9}, [ip]
+	vmov.32		d18[0], r10
+	vadd.i32	q2, q2, q8
+	vadd.i32	q3, q3, q8
+	vadd.i32	q0, q0, q8
+	vadd.i32	q1, q1, q8
+	vadd.i32	q12, q12, q9
+	vadd.i32	q13, q13, q9
+	vadd.i32	q14, q14, q9
+	vadd.i32	q15, q15, q9
+.if \full
+	sub		ip, r2, #224
+	sub		r5, r1, #224
+.else
+	add		ip, sp, #(KS + 32)
+.endif
+	out8		\full, ip, r5, q2, q12
+	out8		\full, ip, r5, q3, q13
+	out8		\full, ip, r5, q0, q14
+	out8		\full, ip, r5, q1, q15
 .endm
 
-/* the lane offsets of the counters; vtbl indices that rotate each 32-bit
- * lane left by 8 bits */
+/*
+ * The lane offsets of the counters; vtbl indices that rotate each 32-bit
+ * lane left by 8 bits
+ */
 	.align	4
 .Lctr_inc:
 	.word	0, 1, 2, 3
@@ -240,7 +252,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	sub		ip, sp, #FRAME
 	bic		ip, ip, #15
 	mov		sp, ip
-	mov		r8, ip			/* the slot, at offset 0 */
+	add		r8, ip, #SLOT
 	mov		r6, #64
 	ldr		r7, =.Lrot8_idx
 	ldr		lr, =.Lctr_inc
@@ -277,37 +289,41 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	finish		1
 
 	add		r10, r10, #4
-	add		r1, r1, #256
-	add		r2, r2, #256
 	subs		r3, r3, #256
 	bne		.Lpass
 	/* x8-x11 of the last pass with the keystream would give the key */
 	vmov.i32	q0, #0
 	vmov.i32	q1, #0
-	vst1.32		{q0-q1}, [r8, :128]!
-	vst1.32		{q0-q1}, [r8, :128]
+	vstm		sp, {d0-d3}
+	vstm		r8, {d0-d3}
 	b		.Lret
 
 .Lshort:
 	finish		0
 	add		ip, sp, #KS
 	b		2f
-1:	vld1.8		{q0}, [r2]!
+1:	vld1.8		{q0-q1}, [r2]!
+	vld1.32		{q2-q3}, [ip, :128]!
+	veor		q0, q0, q2
+	veor		q1, q1, q3
+	vst1.8		{q0-q1}, [r1]!
+	sub		r3, r3, #32
+2:	cmp		r3, #32
+	bhs		1b
+	/* fewer than 32 bytes left: 16, 8, then one at a time */
+	tst		r3, #16
+	beq		3f
+	vld1.8		{q0}, [r2]!
 	vld1.32		{q1}, [ip, :128]!
 	veor		q0, q0, q1
 	vst1.8		{q0}, [r1]!
-	sub		r3, r3, #16
-2:	cmp		r3, #16
-	bhs		1b
-	cmp		r3, #8
-	blo		3f
+3:	tst		r3, #8
+	beq		6f
 	vld1.8		{d0}, [r2]!
 	vld1.32		{d1}, [ip, :64]!
 	veor		d0, d0, d1
 	vst1.8		{d0}, [r1]!
-	subs		r3, r3, #8
-	beq		4f
-3:	cmp		r3, #0
+6:	ands		r3, r3, #7
 	beq		4f
 5:	ldrb		r4, [r2], #1
 	ldrb		r5, [ip], #1
@@ -318,9 +334,11 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 4:	/* the whole frame: the spilled words and the keystream */
 	vmov.i32	q0, #0
 	vmov.i32	q1, #0
+	vmov.i32	q2, #0
+	vmov.i32	q3, #0
 	mov		ip, sp
-	.rept		FRAME / 32
-	vst1.32		{q0-q1}, [ip, :128]!
+	.rept		FRAME / 64
+	vstmia		ip!, {d0-d7}
 	.endr
 .Lret:
 	mov		sp, r9
