@@ -371,25 +371,14 @@ static const struct bench_ops cipher_anchor_ops[] = {
  * Like the in-tree skcipher, and unlike its library interface, it takes
  * even one block through SIMD.
  */
-typedef void (*linux_xor_fn)(u32 *state, u8 *dst, const u8 *src,
-			     unsigned int len, int nrounds);
+/* The one signature of all of them. */
+typedef void linux_xor_fn(u32 *state, u8 *dst, const u8 *src,
+			  unsigned int len, int nrounds);
 
-void chacha_block_xor_ssse3(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_4block_xor_ssse3(u32 *state, u8 *dst, const u8 *src,
-			     unsigned int len, int nrounds);
-void chacha_2block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_4block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_8block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_2block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
-				unsigned int len, int nrounds);
-void chacha_4block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
-				unsigned int len, int nrounds);
-void chacha_8block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
-				unsigned int len, int nrounds);
+linux_xor_fn chacha_block_xor_ssse3, chacha_4block_xor_ssse3,
+	     chacha_2block_xor_avx2, chacha_4block_xor_avx2,
+	     chacha_8block_xor_avx2, chacha_2block_xor_avx512vl,
+	     chacha_4block_xor_avx512vl, chacha_8block_xor_avx512vl;
 
 /*
  * One level of the ladder: whole passes of @max blocks, then the narrowest
@@ -398,7 +387,7 @@ void chacha_8block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
  * level below.  Returns the bytes left for the level below.
  */
 struct linux_level {
-	linux_xor_fn fn2, fn4, fn8, one;
+	linux_xor_fn *fn2, *fn4, *fn8, *one;
 	unsigned int max;
 };
 
@@ -429,8 +418,8 @@ static unsigned int linux_level_run(const struct linux_level *l, u32 *state,
 				    u8 *buf, unsigned int len)
 {
 	const unsigned int bs = KCHACHA_BLOCK_SIZE;
-	linux_xor_fn widest = l->max == 8 ? l->fn8 : l->fn4;
-	linux_xor_fn fn = NULL;
+	linux_xor_fn *widest = l->max == 8 ? l->fn8 : l->fn4;
+	linux_xor_fn *fn = NULL;
 
 	while (len >= l->max * bs) {
 		widest(state, buf, buf, len, 20);
