@@ -657,31 +657,25 @@ static void base_rng_run(struct bench_row *row, u8 *buf, size_t len)
 	kchacha_rngbase_generate(row->ctx, NULL, 0, buf, len);
 }
 
-static const struct rng_ops kchacha_rng_ops = {
-	.ops = {
-		.setup		= rng_setup,
-		.check		= rng_check,
-		.run		= kchacha_rng_run,
-		.teardown	= rng_teardown,
-	},
-	.alloc		= kchacha_rng_alloc,
-	.free		= kchacha_rng_free,
-	.selftest	= kchacha_rng_selftest,
-	.selftest_fails	= "fails the module's rng self-test",
-};
+/* The rows of the rng.c whose functions are @pfx_alloc() etc. */
+#define RNG_OPS(pfx, run_fn, fails) {				\
+	.ops = {						\
+		.setup		= rng_setup,			\
+		.check		= rng_check,			\
+		.run		= run_fn,			\
+		.teardown	= rng_teardown,			\
+	},							\
+	.alloc		= pfx##_alloc,				\
+	.free		= pfx##_free,				\
+	.selftest	= pfx##_selftest,			\
+	.selftest_fails	= fails,				\
+}
 
-static const struct rng_ops base_rng_ops = {
-	.ops = {
-		.setup		= rng_setup,
-		.check		= rng_check,
-		.run		= base_rng_run,
-		.teardown	= rng_teardown,
-	},
-	.alloc		= kchacha_rngbase_alloc,
-	.free		= kchacha_rngbase_free,
-	.selftest	= kchacha_rngbase_selftest,
-	.selftest_fails	= "fails its rng self-test",
-};
+static const struct rng_ops kchacha_rng_ops =
+	RNG_OPS(kchacha_rng, kchacha_rng_run,
+		"fails the module's rng self-test");
+static const struct rng_ops base_rng_ops =
+	RNG_OPS(kchacha_rngbase, base_rng_run, "fails its rng self-test");
 
 static void getrandom_run(struct bench_row *row, u8 *buf, size_t len)
 {
