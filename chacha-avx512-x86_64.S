@@ -212,28 +212,31 @@
 	vpshufd		$0x4e, \d, \d
 .endm
 
-/* \op on each of the first \n chains: chain k is zmm(4k)..zmm(4k + 3). */
-.macro	hchains	op, n
-	\op		%zmm0, %zmm1, %zmm2, %zmm3
+/*
+ * \op on each of the first \n chains: chain k is zmm(4k)..zmm(4k + 3), or
+ * the same ymm registers with \p = y.
+ */
+.macro	hchains	op, n, p=z
+	\op		%\p\()mm0, %\p\()mm1, %\p\()mm2, %\p\()mm3
 .if \n > 1
-	\op		%zmm4, %zmm5, %zmm6, %zmm7
+	\op		%\p\()mm4, %\p\()mm5, %\p\()mm6, %\p\()mm7
 .endif
 .if \n > 2
-	\op		%zmm8, %zmm9, %zmm10, %zmm11
+	\op		%\p\()mm8, %\p\()mm9, %\p\()mm10, %\p\()mm11
 .endif
 .if \n > 3
-	\op		%zmm12, %zmm13, %zmm14, %zmm15
+	\op		%\p\()mm12, %\p\()mm13, %\p\()mm14, %\p\()mm15
 .endif
 .endm
 
 /*
- * A chain's starting rows: rows 0-2 are the same in every chain, row 3
- * (\ctr) holds the chain's four counters.
+ * A chain's starting rows: rows 0-2 are the same in every chain (zmm16-18,
+ * or ymm16-18 with \p = y), row 3 (\ctr) holds the chain's counters.
  */
-.macro	hinit	a, b, c, d, ctr
-	vmovdqa64	%zmm16, \a
-	vmovdqa64	%zmm17, \b
-	vmovdqa64	%zmm18, \c
+.macro	hinit	a, b, c, d, ctr, p=z
+	vmovdqa64	%\p\()mm16, \a
+	vmovdqa64	%\p\()mm17, \b
+	vmovdqa64	%\p\()mm18, \c
 	vmovdqa64	\ctr, \d
 .endm
 
@@ -368,34 +371,16 @@
 .if \n > 1
 	vpaddd		.Lhlanes+32(%rip), %ymm3, %ymm20
 .endif
-	vmovdqa64	%ymm16, %ymm0
-	vmovdqa64	%ymm17, %ymm1
-	vmovdqa64	%ymm18, %ymm2
-	vmovdqa64	%ymm19, %ymm3
+	hinit		%ymm0, %ymm1, %ymm2, %ymm3, %ymm19, y
 .if \n > 1
-	vmovdqa64	%ymm16, %ymm4
-	vmovdqa64	%ymm17, %ymm5
-	vmovdqa64	%ymm18, %ymm6
-	vmovdqa64	%ymm20, %ymm7
+	hinit		%ymm4, %ymm5, %ymm6, %ymm7, %ymm20, y
 .endif
 	mov		ROUNDS, %eax
 .Lhy\n\()_dround:
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hqr		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
-	hdiag		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hdiag		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hqr		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
-	hundiag		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hundiag		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
+	hchains		hqr, \n, y
+	hchains		hdiag, \n, y
+	hchains		hqr, \n, y
+	hchains		hundiag, \n, y
 	sub		$2, %eax
 	jnz		.Lhy\n\()_dround
 
