@@ -212,28 +212,31 @@
 	vpshufd		$0x4e, \d, \d
 .endm
 
-/* \op on each of the first \n chains: chain k is zmm(4k)..zmm(4k + 3). */
-.macro	hchains	op, n
-	\op		%zmm0, %zmm1, %zmm2, %zmm3
+/*
+ * \op on each of the first \n chains: chain k is zmm(4k)..zmm(4k + 3), or
+ * the same ymm registers with \p = y.
+ */
+.macro	hchains	op, n, p=z
+	\op		%\p\()mm0, %\p\()mm1, %\p\()mm2, %\p\()mm3
 .if \n > 1
-	\op		%zmm4, %zmm5, %zmm6, %zmm7
+	\op		%\p\()mm4, %\p\()mm5, %\p\()mm6, %\p\()mm7
 .endif
 .if \n > 2
-	\op		%zmm8, %zmm9, %zmm10, %zmm11
+	\op		%\p\()mm8, %\p\()mm9, %\p\()mm10, %\p\()mm11
 .endif
 .if \n > 3
-	\op		%zmm12, %zmm13, %zmm14, %zmm15
+	\op		%\p\()mm12, %\p\()mm13, %\p\()mm14, %\p\()mm15
 .endif
 .endm
 
 /*
- * A chain's starting rows: rows 0-2 are the same in every chain, row 3
- * (\ctr) holds the chain's four counters.
+ * A chain's starting rows: rows 0-2 are the same in every chain (zmm16-18,
+ * or ymm16-18 with \p = y), row 3 (\ctr) holds the chain's counters.
  */
-.macro	hinit	a, b, c, d, ctr
-	vmovdqa64	%zmm16, \a
-	vmovdqa64	%zmm17, \b
-	vmovdqa64	%zmm18, \c
+.macro	hinit	a, b, c, d, ctr, p=z
+	vmovdqa64	%\p\()mm16, \a
+	vmovdqa64	%\p\()mm17, \b
+	vmovdqa64	%\p\()mm18, \c
 	vmovdqa64	\ctr, \d
 .endm
 
@@ -368,34 +371,16 @@
 .if \n > 1
 	vpaddd		.Lhlanes+32(%rip), %ymm3, %ymm20
 .endif
-	vmovdqa64	%ymm16, %ymm0
-	vmovdqa64	%ymm17, %ymm1
-	vmovdqa64	%ymm18, %ymm2
-	vmovdqa64	%ymm19, %ymm3
+	hinit		%ymm0, %ymm1, %ymm2, %ymm3, %ymm19, y
 .if \n > 1
-	vmovdqa64	%ymm16, %ymm4
-	vmovdqa64	%ymm17, %ymm5
-	vmovdqa64	%ymm18, %ymm6
-	vmovdqa64	%ymm20, %ymm7
+	hinit		%ymm4, %ymm5, %ymm6, %ymm7, %ymm20, y
 .endif
 	mov		ROUNDS, %eax
 .Lhy\n\()_dround:
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hqr		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
-	hdiag		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hdiag		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hqr		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
-	hundiag		%ymm0, %ymm1, %ymm2, %ymm3
-.if \n > 1
-	hundiag		%ymm4, %ymm5, %ymm6, %ymm7
-.endif
+	hchains		hqr, \n, y
+	hchains		hdiag, \n, y
+	hchains		hqr, \n, y
+	hchains		hundiag, \n, y
 	sub		$2, %eax
 	jnz		.Lhy\n\()_dround
 
@@ -430,6 +415,82 @@
 	vinserti64x4	$1, %ymm\d, %zmm\c, %zmm25
 	vshufi32x4	$0x88, %zmm25, %zmm24, %zmm\a
 	vshufi32x4	$0xdd, %zmm25, %zmm24, %zmm\b
+.endm
+
+/*
+ * The vertical forms, sixteen blocks in zmm (\p = z, \n = 16) or eight in
+ * ymm (\p = y, \n = 8): register i of zmm0-15 or ymm0-15 holds word i of
+ * every block, register 16 the counters.  The state broadcast, the double
+ * rounds, the feed-forward (embedded broadcasts {1to\n}) and the dword and
+ * qword interleaves; registers 17 and 18 are scratch.
+ */
+.macro	vblocks	p, n
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+.if \i == 12
+	vmovdqa64	%\p\()mm16, %\p\()mm12
+.else
+	vpbroadcastd	(4 * \i)(STATE), %\p\()mm\i
+.endif
+.endr
+	mov		ROUNDS, %eax
+
+.L\p\n\()_dround:
+	qr4		%\p\()mm0, %\p\()mm4, %\p\()mm8, %\p\()mm12, \
+			%\p\()mm1, %\p\()mm5, %\p\()mm9, %\p\()mm13, \
+			%\p\()mm2, %\p\()mm6, %\p\()mm10, %\p\()mm14, \
+			%\p\()mm3, %\p\()mm7, %\p\()mm11, %\p\()mm15
+	qr4		%\p\()mm0, %\p\()mm5, %\p\()mm10, %\p\()mm15, \
+			%\p\()mm1, %\p\()mm6, %\p\()mm11, %\p\()mm12, \
+			%\p\()mm2, %\p\()mm7, %\p\()mm8, %\p\()mm13, \
+			%\p\()mm3, %\p\()mm4, %\p\()mm9, %\p\()mm14
+	sub		$2, %eax
+	jnz		.L\p\n\()_dround
+
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+.if \i == 12
+	vpaddd		%\p\()mm16, %\p\()mm12, %\p\()mm12
+.else
+	vpaddd		(4 * \i)(STATE){1to\n}, %\p\()mm\i, %\p\()mm\i
+.endif
+.endr
+
+	interleave4	%\p\()mm0, %\p\()mm1, %\p\()mm2, %\p\()mm3, \
+			%\p\()mm17, %\p\()mm18
+	interleave4	%\p\()mm4, %\p\()mm5, %\p\()mm6, %\p\()mm7, \
+			%\p\()mm17, %\p\()mm18
+	interleave4	%\p\()mm8, %\p\()mm9, %\p\()mm10, %\p\()mm11, \
+			%\p\()mm17, %\p\()mm18
+	interleave4	%\p\()mm12, %\p\()mm13, %\p\()mm14, %\p\()mm15, \
+			%\p\()mm17, %\p\()mm18
+.endm
+
+/*
+ * \op on the four groups of registers that interleave4 left holding
+ * blocks 4L, 4L + 1, 4L + 2 and 4L + 3 in lane L; \r prefixes the numbers.
+ */
+.macro	vgroups	op, r
+	\op		\r\()2, \r\()6, \r\()10, \r\()14
+	\op		\r\()3, \r\()7, \r\()11, \r\()15
+	\op		\r\()0, \r\()4, \r\()8, \r\()12
+	\op		\r\()1, \r\()5, \r\()9, \r\()13
+.endm
+
+/*
+ * The \n blocks of a vertical form, each in one zmm register after
+ * vgroups, put out in order up to LEN, the last one through hlast.
+ */
+.macro	vput	n
+.irp i, 2, 3, 0, 1, 6, 7, 4
+	hput		%zmm\i
+.endr
+.if \n == 8
+	hlast		%zmm5
+.else
+.irp i, 5, 10, 11, 8, 9, 14, 15, 12
+	hput		%zmm\i
+.endr
+	hlast		%zmm13
+.endif
 .endm
 
 /*
@@ -474,53 +535,7 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	vpbroadcastd	CTR, %zmm16
 	vpaddd		.Llanes(%rip), %zmm16, %zmm16
 .Lz16_pass:
-	vpbroadcastd	0x00(STATE), %zmm0
-	vpbroadcastd	0x04(STATE), %zmm1
-	vpbroadcastd	0x08(STATE), %zmm2
-	vpbroadcastd	0x0c(STATE), %zmm3
-	vpbroadcastd	0x10(STATE), %zmm4
-	vpbroadcastd	0x14(STATE), %zmm5
-	vpbroadcastd	0x18(STATE), %zmm6
-	vpbroadcastd	0x1c(STATE), %zmm7
-	vpbroadcastd	0x20(STATE), %zmm8
-	vpbroadcastd	0x24(STATE), %zmm9
-	vpbroadcastd	0x28(STATE), %zmm10
-	vpbroadcastd	0x2c(STATE), %zmm11
-	vmovdqa64	%zmm16, %zmm12
-	vpbroadcastd	0x34(STATE), %zmm13
-	vpbroadcastd	0x38(STATE), %zmm14
-	vpbroadcastd	0x3c(STATE), %zmm15
-	mov		ROUNDS, %eax
-
-.Lz16_dround:
-	qr4		%zmm0, %zmm4, %zmm8, %zmm12, %zmm1, %zmm5, %zmm9, %zmm13, \
-			%zmm2, %zmm6, %zmm10, %zmm14, %zmm3, %zmm7, %zmm11, %zmm15
-	qr4		%zmm0, %zmm5, %zmm10, %zmm15, %zmm1, %zmm6, %zmm11, %zmm12, \
-			%zmm2, %zmm7, %zmm8, %zmm13, %zmm3, %zmm4, %zmm9, %zmm14
-	sub		$2, %eax
-	jnz		.Lz16_dround
-
-	vpaddd		0x00(STATE){1to16}, %zmm0, %zmm0
-	vpaddd		0x04(STATE){1to16}, %zmm1, %zmm1
-	vpaddd		0x08(STATE){1to16}, %zmm2, %zmm2
-	vpaddd		0x0c(STATE){1to16}, %zmm3, %zmm3
-	vpaddd		0x10(STATE){1to16}, %zmm4, %zmm4
-	vpaddd		0x14(STATE){1to16}, %zmm5, %zmm5
-	vpaddd		0x18(STATE){1to16}, %zmm6, %zmm6
-	vpaddd		0x1c(STATE){1to16}, %zmm7, %zmm7
-	vpaddd		0x20(STATE){1to16}, %zmm8, %zmm8
-	vpaddd		0x24(STATE){1to16}, %zmm9, %zmm9
-	vpaddd		0x28(STATE){1to16}, %zmm10, %zmm10
-	vpaddd		0x2c(STATE){1to16}, %zmm11, %zmm11
-	vpaddd		%zmm16, %zmm12, %zmm12
-	vpaddd		0x34(STATE){1to16}, %zmm13, %zmm13
-	vpaddd		0x38(STATE){1to16}, %zmm14, %zmm14
-	vpaddd		0x3c(STATE){1to16}, %zmm15, %zmm15
-
-	interleave4	%zmm0, %zmm1, %zmm2, %zmm3, %zmm17, %zmm18
-	interleave4	%zmm4, %zmm5, %zmm6, %zmm7, %zmm17, %zmm18
-	interleave4	%zmm8, %zmm9, %zmm10, %zmm11, %zmm17, %zmm18
-	interleave4	%zmm12, %zmm13, %zmm14, %zmm15, %zmm17, %zmm18
+	vblocks		z, 16
 	cmp		$1024, LEN
 	jb		.Lz16_last
 	gather4		0, %zmm2, %zmm6, %zmm10, %zmm14
@@ -543,26 +558,8 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	 * register, then put out in order up to LEN.
 	 */
 .Lz16_last:
-	htranspose	%zmm2, %zmm6, %zmm10, %zmm14
-	htranspose	%zmm3, %zmm7, %zmm11, %zmm15
-	htranspose	%zmm0, %zmm4, %zmm8, %zmm12
-	htranspose	%zmm1, %zmm5, %zmm9, %zmm13
-	hput		%zmm2
-	hput		%zmm3
-	hput		%zmm0
-	hput		%zmm1
-	hput		%zmm6
-	hput		%zmm7
-	hput		%zmm4
-	hput		%zmm5
-	hput		%zmm10
-	hput		%zmm11
-	hput		%zmm8
-	hput		%zmm9
-	hput		%zmm14
-	hput		%zmm15
-	hput		%zmm12
-	hlast		%zmm13
+	vgroups		htranspose, %zmm
+	vput		16
 
 	/*
 	 * Eight blocks vertically in ymm0-15, as the sixteen in zmm; the
@@ -571,65 +568,9 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 .Ly8:
 	vpbroadcastd	CTR, %ymm16
 	vpaddd		.Llanes(%rip), %ymm16, %ymm16
-	vpbroadcastd	0x00(STATE), %ymm0
-	vpbroadcastd	0x04(STATE), %ymm1
-	vpbroadcastd	0x08(STATE), %ymm2
-	vpbroadcastd	0x0c(STATE), %ymm3
-	vpbroadcastd	0x10(STATE), %ymm4
-	vpbroadcastd	0x14(STATE), %ymm5
-	vpbroadcastd	0x18(STATE), %ymm6
-	vpbroadcastd	0x1c(STATE), %ymm7
-	vpbroadcastd	0x20(STATE), %ymm8
-	vpbroadcastd	0x24(STATE), %ymm9
-	vpbroadcastd	0x28(STATE), %ymm10
-	vpbroadcastd	0x2c(STATE), %ymm11
-	vmovdqa64	%ymm16, %ymm12
-	vpbroadcastd	0x34(STATE), %ymm13
-	vpbroadcastd	0x38(STATE), %ymm14
-	vpbroadcastd	0x3c(STATE), %ymm15
-	mov		ROUNDS, %eax
-
-.Ly8_dround:
-	qr4		%ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13, \
-			%ymm2, %ymm6, %ymm10, %ymm14, %ymm3, %ymm7, %ymm11, %ymm15
-	qr4		%ymm0, %ymm5, %ymm10, %ymm15, %ymm1, %ymm6, %ymm11, %ymm12, \
-			%ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14
-	sub		$2, %eax
-	jnz		.Ly8_dround
-
-	vpaddd		0x00(STATE){1to8}, %ymm0, %ymm0
-	vpaddd		0x04(STATE){1to8}, %ymm1, %ymm1
-	vpaddd		0x08(STATE){1to8}, %ymm2, %ymm2
-	vpaddd		0x0c(STATE){1to8}, %ymm3, %ymm3
-	vpaddd		0x10(STATE){1to8}, %ymm4, %ymm4
-	vpaddd		0x14(STATE){1to8}, %ymm5, %ymm5
-	vpaddd		0x18(STATE){1to8}, %ymm6, %ymm6
-	vpaddd		0x1c(STATE){1to8}, %ymm7, %ymm7
-	vpaddd		0x20(STATE){1to8}, %ymm8, %ymm8
-	vpaddd		0x24(STATE){1to8}, %ymm9, %ymm9
-	vpaddd		0x28(STATE){1to8}, %ymm10, %ymm10
-	vpaddd		0x2c(STATE){1to8}, %ymm11, %ymm11
-	vpaddd		%ymm16, %ymm12, %ymm12
-	vpaddd		0x34(STATE){1to8}, %ymm13, %ymm13
-	vpaddd		0x38(STATE){1to8}, %ymm14, %ymm14
-	vpaddd		0x3c(STATE){1to8}, %ymm15, %ymm15
-
-	interleave4	%ymm0, %ymm1, %ymm2, %ymm3, %ymm17, %ymm18
-	interleave4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm17, %ymm18
-	interleave4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm17, %ymm18
-	interleave4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm17, %ymm18
-	y8gather	2, 6, 10, 14
-	y8gather	3, 7, 11, 15
-	y8gather	0, 4, 8, 12
-	y8gather	1, 5, 9, 13
-	hput		%zmm2
-	hput		%zmm3
-	hput		%zmm0
-	hput		%zmm1
-	hput		%zmm6
-	hput		%zmm7
-	hput		%zmm4
-	hlast		%zmm5
+	vblocks		y, 8
+	vgroups		y8gather
+	vput		8
 
 	hyform		1
 	hyform		2

@@ -40,6 +40,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,25 +371,14 @@ static const struct bench_ops cipher_anchor_ops[] = {
  * Like the in-tree skcipher, and unlike its library interface, it takes
  * even one block through SIMD.
  */
-typedef void (*linux_xor_fn)(u32 *state, u8 *dst, const u8 *src,
-			     unsigned int len, int nrounds);
+/* The one signature of all of them. */
+typedef void linux_xor_fn(u32 *state, u8 *dst, const u8 *src,
+			  unsigned int len, int nrounds);
 
-void chacha_block_xor_ssse3(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_4block_xor_ssse3(u32 *state, u8 *dst, const u8 *src,
-			     unsigned int len, int nrounds);
-void chacha_2block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_4block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_8block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len, int nrounds);
-void chacha_2block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
-				unsigned int len, int nrounds);
-void chacha_4block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
-				unsigned int len, int nrounds);
-void chacha_8block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
-				unsigned int len, int nrounds);
+linux_xor_fn chacha_block_xor_ssse3, chacha_4block_xor_ssse3,
+	     chacha_2block_xor_avx2, chacha_4block_xor_avx2,
+	     chacha_8block_xor_avx2, chacha_2block_xor_avx512vl,
+	     chacha_4block_xor_avx512vl, chacha_8block_xor_avx512vl;
 
 /*
  * One level of the ladder: whole passes of @max blocks, then the narrowest
@@ -397,7 +387,7 @@ void chacha_8block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
  * level below.  Returns the bytes left for the level below.
  */
 struct linux_level {
-	linux_xor_fn fn2, fn4, fn8, one;
+	linux_xor_fn *fn2, *fn4, *fn8, *one;
 	unsigned int max;
 };
 
@@ -428,8 +418,8 @@ static unsigned int linux_level_run(const struct linux_level *l, u32 *state,
 				    u8 *buf, unsigned int len)
 {
 	const unsigned int bs = KCHACHA_BLOCK_SIZE;
-	linux_xor_fn widest = l->max == 8 ? l->fn8 : l->fn4;
-	linux_xor_fn fn = NULL;
+	linux_xor_fn *widest = l->max == 8 ? l->fn8 : l->fn4;
+	linux_xor_fn *fn = NULL;
 
 	while (len >= l->max * bs) {
 		widest(state, buf, buf, len, 20);
@@ -604,37 +594,6 @@ static int rng_check(struct bench_row *row)
 	       -1 : 0;
 }
 
-static int kchacha_rng_setup(struct bench_row *row)
-{
-	const struct kchacha_impl *impl = row->arg;
-
-	if (kchacha_rng_selftest(impl)) {
-		printf("  %-20s fails the module's rng self-test\n", row->name);
-		return -1;
-	}
-	row->ctx = kchacha_rng_alloc(impl, false);
-	if (!row->ctx)
-		die("%s: out of memory", row->name);
-	return 0;
-}
-
-static void kchacha_rng_run(struct bench_row *row, u8 *buf, size_t len)
-{
-	kchacha_rng_generate(row->ctx, NULL, 0, buf, len);
-}
-
-static void kchacha_rng_teardown(struct bench_row *row)
-{
-	kchacha_rng_free(row->ctx);
-}
-
-static const struct bench_ops kchacha_rng_ops = {
-	.setup		= kchacha_rng_setup,
-	.check		= rng_check,
-	.run		= kchacha_rng_run,
-	.teardown	= kchacha_rng_teardown,
-};
-
 /*
  * base-rng-<impl>: the same for rng.c before issue 14, linked in by
  * test/bench/Makefile where git has it (RNG_BASE), its symbols renamed.
@@ -648,18 +607,49 @@ int kchacha_rngbase_generate(struct kchacha_rng *rng, const u8 *src,
 int kchacha_rngbase_selftest(const struct kchacha_impl *impl)
 	__attribute__((weak));
 
-static int base_rng_setup(struct bench_row *row)
+/*
+ * The rows of one rng.c, kchacha's or the base: its ops, then what their
+ * setup and teardown call.  run() calls its generate() directly, so that
+ * the timed path has no call the rng.c itself would not make.
+ */
+struct rng_ops {
+	struct bench_ops ops;
+	struct kchacha_rng *(*alloc)(const struct kchacha_impl *impl,
+				     bool fixed);
+	void (*free)(struct kchacha_rng *rng);
+	int (*selftest)(const struct kchacha_impl *impl);
+	const char *selftest_fails;	/* the line when selftest() fails */
+};
+
+static const struct rng_ops *rng_ops_of(const struct bench_row *row)
 {
+	return (const struct rng_ops *)((const char *)row->ops -
+					offsetof(struct rng_ops, ops));
+}
+
+static int rng_setup(struct bench_row *row)
+{
+	const struct rng_ops *rng = rng_ops_of(row);
 	const struct kchacha_impl *impl = row->arg;
 
-	if (kchacha_rngbase_selftest(impl)) {
-		printf("  %-20s fails its rng self-test\n", row->name);
+	if (rng->selftest(impl)) {
+		printf("  %-20s %s\n", row->name, rng->selftest_fails);
 		return -1;
 	}
-	row->ctx = kchacha_rngbase_alloc(impl, false);
+	row->ctx = rng->alloc(impl, false);
 	if (!row->ctx)
 		die("%s: out of memory", row->name);
 	return 0;
+}
+
+static void rng_teardown(struct bench_row *row)
+{
+	rng_ops_of(row)->free(row->ctx);
+}
+
+static void kchacha_rng_run(struct bench_row *row, u8 *buf, size_t len)
+{
+	kchacha_rng_generate(row->ctx, NULL, 0, buf, len);
 }
 
 static void base_rng_run(struct bench_row *row, u8 *buf, size_t len)
@@ -667,17 +657,25 @@ static void base_rng_run(struct bench_row *row, u8 *buf, size_t len)
 	kchacha_rngbase_generate(row->ctx, NULL, 0, buf, len);
 }
 
-static void base_rng_teardown(struct bench_row *row)
-{
-	kchacha_rngbase_free(row->ctx);
+/* The rows of the rng.c whose functions are @pfx_alloc() etc. */
+#define RNG_OPS(pfx, run_fn, fails) {				\
+	.ops = {						\
+		.setup		= rng_setup,			\
+		.check		= rng_check,			\
+		.run		= run_fn,			\
+		.teardown	= rng_teardown,			\
+	},							\
+	.alloc		= pfx##_alloc,				\
+	.free		= pfx##_free,				\
+	.selftest	= pfx##_selftest,			\
+	.selftest_fails	= fails,				\
 }
 
-static const struct bench_ops base_rng_ops = {
-	.setup		= base_rng_setup,
-	.check		= rng_check,
-	.run		= base_rng_run,
-	.teardown	= base_rng_teardown,
-};
+static const struct rng_ops kchacha_rng_ops =
+	RNG_OPS(kchacha_rng, kchacha_rng_run,
+		"fails the module's rng self-test");
+static const struct rng_ops base_rng_ops =
+	RNG_OPS(kchacha_rngbase, base_rng_run, "fails its rng self-test");
 
 static void getrandom_run(struct bench_row *row, u8 *buf, size_t len)
 {
@@ -748,10 +746,10 @@ static void rng_rows(struct bench_group *group)
 			printf("  %-20s left out: this CPU lacks it\n", name);
 			continue;
 		}
-		add_row(group, name, &kchacha_rng_ops, impl);
+		add_row(group, name, &kchacha_rng_ops.ops, impl);
 		if (kchacha_rngbase_alloc) {
 			snprintf(name, sizeof(name), "base-rng-%s", impl->name);
-			add_row(group, name, &base_rng_ops, impl);
+			add_row(group, name, &base_rng_ops.ops, impl);
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(rng_anchor_ops); i++)
