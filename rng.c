@@ -166,7 +166,7 @@
  * @left: bytes it may still hand out under keys of @generation
  * @key: the ChaCha20 key of the next refill
  * @buf: the batch, KCHACHA_RNG_BATCH bytes allocated at the first refill
- *	(kchacha_rng_nobuf before); bytes before @pos are zero
+ *	(NULL before); bytes before @pos are zero
  */
 struct kchacha_rng_slot {
 	spinlock_t lock;		/* taken with interrupts off */
@@ -243,12 +243,6 @@ static struct {
 	atomic_long_t vmforks;
 	atomic_long_t batches;
 } kchacha_rng_stats;
-
-/*
- * The batch of a slot before its first refill: with the slot's position at
- * its end, nothing is ever read or written there.
- */
-static u8 kchacha_rng_nobuf[KCHACHA_RNG_BATCH];
 
 /* The C core: what runs under a lock, with interrupts off. */
 static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
@@ -425,7 +419,8 @@ static unsigned long kchacha_rng_derive(struct kchacha_rng *rng, u32 *key,
 static void kchacha_rng_rekey(struct kchacha_rng *rng,
 			      struct kchacha_rng_slot *s)
 {
-	memzero_explicit(s->buf + s->pos, KCHACHA_RNG_BATCH - s->pos);
+	if (s->buf)
+		memzero_explicit(s->buf + s->pos, KCHACHA_RNG_BATCH - s->pos);
 	s->pos = KCHACHA_RNG_BATCH;
 	s->left = rng->reseed_bytes;
 	s->generation = kchacha_rng_derive(rng, s->key, 0);
@@ -459,7 +454,7 @@ static bool kchacha_rng_refill(struct kchacha_rng *rng,
 {
 	u32 state[KCHACHA_STATE_WORDS];
 
-	if (unlikely(s->buf == kchacha_rng_nobuf) &&
+	if (unlikely(!s->buf) &&
 	    !kchacha_rng_batch_alloc(s, GFP_NOWAIT))
 		return false;
 	if (s->generation != READ_ONCE(rng->generation))
@@ -743,7 +738,6 @@ static int kchacha_rng_init(struct kchacha_rng *rng,
 	for (i = 0; i < KCHACHA_RNG_SLOTS; i++) {
 		spin_lock_init(&rng->slots[i].lock);
 		rng->slots[i].pos = KCHACHA_RNG_BATCH;
-		rng->slots[i].buf = kchacha_rng_nobuf;
 	}
 	if (fixed) {
 		if (!kchacha_rng_batch_alloc(&rng->slots[0], GFP_KERNEL))
@@ -771,7 +765,7 @@ static void kchacha_rng_exit(struct kchacha_rng *rng)
 	}
 
 	for (i = 0; i < KCHACHA_RNG_SLOTS; i++) {
-		if (rng->slots[i].buf != kchacha_rng_nobuf) {
+		if (rng->slots[i].buf) {
 			kfree_sensitive(rng->slots[i].buf);
 			atomic_long_dec(&kchacha_rng_stats.batches);
 		}
