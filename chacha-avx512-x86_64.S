@@ -222,12 +222,13 @@
 
 /*
  * A chain's starting rows: rows 0-2 are the same in every chain (zmm16-18,
- * or ymm16-18 with \p = y), row 3 (\ctr) holds the chain's counters.
+ * or ymm16-18 with \p = y, or those numbered \r0..\r2), row 3 (\ctr)
+ * holds the chain's counters.
  */
-.macro	hinit	a, b, c, d, ctr, p=z
-	vmovdqa64	%\p\()mm16, \a
-	vmovdqa64	%\p\()mm17, \b
-	vmovdqa64	%\p\()mm18, \c
+.macro	hinit	a, b, c, d, ctr, p=z, r0=16, r1=17, r2=18
+	vmovdqa64	%\p\()mm\r0, \a
+	vmovdqa64	%\p\()mm\r1, \b
+	vmovdqa64	%\p\()mm\r2, \c
 	vmovdqa64	\ctr, \d
 .endm
 
@@ -381,11 +382,14 @@
 .endif
 .endm
 
-/* The feed-forward of a ymm chain in ymm \a..\d, its row 3 in ymm \ctr. */
-.macro	hyadd	a, b, c, d, ctr
-	vpaddd		%ymm16, %ymm\a, %ymm\a
-	vpaddd		%ymm17, %ymm\b, %ymm\b
-	vpaddd		%ymm18, %ymm\c, %ymm\c
+/*
+ * The feed-forward of a ymm chain in ymm \a..\d: rows 0-2 from ymm \r0..\r2,
+ * its row 3 in ymm \ctr.
+ */
+.macro	hyadd	a, b, c, d, ctr, r0=16, r1=17, r2=18
+	vpaddd		%ymm\r0, %ymm\a, %ymm\a
+	vpaddd		%ymm\r1, %ymm\b, %ymm\b
+	vpaddd		%ymm\r2, %ymm\c, %ymm\c
 	vpaddd		%ymm\ctr, %ymm\d, %ymm\d
 .endm
 
@@ -418,9 +422,11 @@
  * ymm (\p = y, \n = 8): register i of zmm0-15 or ymm0-15 holds word i of
  * every block, register 16 the counters.  The state broadcast, the double
  * rounds, the feed-forward (embedded broadcasts {1to\n}) and the dword and
- * qword interleaves; registers 17 and 18 are scratch.
+ * qword interleaves; registers \t0 and \t1 are scratch.  With \chains, the
+ * rounds of that many horizontal ymm chains (ychains) run in the same
+ * loop.
  */
-.macro	vblocks	p, n, pfx=
+.macro	vblocks	p, n, pfx=, chains=0, t0=17, t1=18
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 .if \i == 12
 	vmovdqa64	%\p\()mm16, %\p\()mm12
@@ -435,10 +441,18 @@
 			%\p\()mm1, %\p\()mm5, %\p\()mm9, %\p\()mm13, \
 			%\p\()mm2, %\p\()mm6, %\p\()mm10, %\p\()mm14, \
 			%\p\()mm3, %\p\()mm7, %\p\()mm11, %\p\()mm15
+.if \chains
+	ychains		qround, \chains
+	ychains		hdiag, \chains
+.endif
 	qround		%\p\()mm0, %\p\()mm5, %\p\()mm10, %\p\()mm15, \
 			%\p\()mm1, %\p\()mm6, %\p\()mm11, %\p\()mm12, \
 			%\p\()mm2, %\p\()mm7, %\p\()mm8, %\p\()mm13, \
 			%\p\()mm3, %\p\()mm4, %\p\()mm9, %\p\()mm14
+.if \chains
+	ychains		qround, \chains
+	ychains		hundiag, \chains
+.endif
 	sub		$2, %eax
 	jnz		.L\pfx\p\n\()_dround
 
@@ -451,13 +465,21 @@
 .endr
 
 	interleave4	%\p\()mm0, %\p\()mm1, %\p\()mm2, %\p\()mm3, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
 	interleave4	%\p\()mm4, %\p\()mm5, %\p\()mm6, %\p\()mm7, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
 	interleave4	%\p\()mm8, %\p\()mm9, %\p\()mm10, %\p\()mm11, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
 	interleave4	%\p\()mm12, %\p\()mm13, %\p\()mm14, %\p\()mm15, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
+.endm
+
+/* \op on the first \n (1 or 2) chains of the mixed forms (ymform). */
+.macro	ychains	op, n
+	\op		%ymm20, %ymm21, %ymm22, %ymm23
+.if \n > 1
+	\op		%ymm24, %ymm25, %ymm26, %ymm27
+.endif
 .endm
 
 /*
@@ -745,6 +767,55 @@ SYM_FUNC_END(kchacha_avx512_xor)
 .endm
 
 /*
+ * Nine to twelve blocks: eight vertical ones (CTR .. CTR + 7, as in
+ * vblocks) and \n horizontal chains of two (from CTR + 8) in the same
+ * loop, the chains' latency hidden under the vertical blocks' throughput.
+ * The chains: rows 0-2 in ymm17-19, chain k in ymm(16 + 4k)..(19 + 4k),
+ * its row 3 with its counters in ymm(27 + k).  Only for more than 512
+ * bytes: the vertical blocks are all whole.
+ */
+.macro	ymform	n
+.Lvl_m\n:
+	vpbroadcastd	CTR, %ymm16
+	vpaddd		.Llanes(%rip), %ymm16, %ymm16
+	vbroadcasti32x4	0x00(STATE), %ymm17
+	vbroadcasti32x4	0x10(STATE), %ymm18
+	vbroadcasti32x4	0x20(STATE), %ymm19
+	vbroadcasti32x4	0x30(STATE), %ymm23
+	mov		CTR, %r10d
+	add		$8, %r10d
+	vpbroadcastd	%r10d, %ymm28
+	vpternlogd	$0xd8, .Lword0(%rip), %ymm28, %ymm23
+	vpaddd		.Lhlanes(%rip), %ymm23, %ymm28
+.if \n > 1
+	vpaddd		.Lhlanes+32(%rip), %ymm23, %ymm29
+.endif
+	hinit		%ymm20, %ymm21, %ymm22, %ymm23, %ymm28, y, 17, 18, 19
+.if \n > 1
+	hinit		%ymm24, %ymm25, %ymm26, %ymm27, %ymm29, y, 17, 18, 19
+.endif
+	vblocks		y, 8, vl_m\n\()_, \n, 30, 31
+	yout8all	%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7, \
+			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
+			%ymm15, 0
+	add		$512, SRC
+	add		$512, DST
+	sub		$512, LEN
+	hyadd		20, 21, 22, 23, 28, 17, 18, 19
+	yhalves		%ymm20, %ymm21, %ymm22, %ymm23
+	yput		%ymm30, %ymm31
+.if \n == 1
+	ylast		%ymm21, %ymm23
+.else
+	yput		%ymm21, %ymm23
+	hyadd		24, 25, 26, 27, 29, 17, 18, 19
+	yhalves		%ymm24, %ymm25, %ymm26, %ymm27
+	yput		%ymm30, %ymm31
+	ylast		%ymm25, %ymm27
+.endif
+.endm
+
+/*
  * The second set of the sixteen-block form ready to put out: its words 14
  * and 15 back from the frame into ymm14 and ymm15 (free once the first
  * set is out), the feed-forward and the interleaves.
@@ -781,9 +852,20 @@ SYM_TYPED_FUNC_START(kchacha_avx512vl_xor)
 	 *	   1 ..  128 bytes: one horizontal chain of two blocks;
 	 *	 129 ..  256 bytes: two such chains;
 	 *	 257 ..  512 bytes: eight vertical blocks;
-	 *	 513 and up:	    sixteen vertical blocks in two sets of
+	 *	 513 ..  640 bytes: eight vertical blocks and one chain of two,
+	 *			    in one loop;
+	 *	 641 ..  768 bytes: eight vertical blocks and two chains;
+	 *	 769 and up:	    sixteen vertical blocks in two sets of
 	 *			    eight, repeated while 1024 bytes or more
 	 *			    are left.
+	 *
+	 * Up to four blocks are bound by the latency of one chain's rounds;
+	 * from five, by the vector units' throughput, where the vertical
+	 * forms need no diagonal shuffles.  The mixed forms hide a chain's
+	 * latency under eight vertical blocks' throughput: on Intel (three
+	 * vector ports) sixteen vertical blocks cost twice eight, and eight
+	 * plus a chain far less (llvm-mca: 42 against 64 cycles a double
+	 * round on Skylake-X).
 	 */
 .Lvl_choose:
 	cmp		$128, LEN
@@ -792,6 +874,10 @@ SYM_TYPED_FUNC_START(kchacha_avx512vl_xor)
 	jbe		.Lvl_hy2
 	cmp		$512, LEN
 	jbe		.Lvl_y8
+	cmp		$640, LEN
+	jbe		.Lvl_m1
+	cmp		$768, LEN
+	jbe		.Lvl_m2
 
 	vpbroadcastd	CTR, %ymm0
 	vpaddd		.Llanes(%rip), %ymm0, %ymm0
@@ -882,6 +968,8 @@ SYM_TYPED_FUNC_START(kchacha_avx512vl_xor)
 			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
 			%ymm15, 1
 
+	ymform		1
+	ymform		2
 	hyform		1, vl_, yhout
 	hyform		2, vl_, yhout
 
