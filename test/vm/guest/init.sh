@@ -472,6 +472,13 @@ done
 
 fi
 
+# 7b. a failing registration while a task binds that implementation's
+#     driver (test/vm/guest/regrace.sh)
+if [ "$hooks" = 1 ] && [ "$(echo "$impls" | wc -l)" -gt 1 ]; then
+	. /regrace.sh
+	regrace "$(echo "$impls" | sed -n 2p)" 8
+fi
+
 # 8. load/unload cycles
 cycles=0
 for i in $(seq 1 20); do
