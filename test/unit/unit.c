@@ -414,6 +414,18 @@ static void test_impl(const struct kchacha_impl *impl)
 				       0xfffffffe, s, d);
 	check(ok, impl->name, "every src/dst misalignment 0..63", 0);
 
+	/*
+	 * A counter that wraps at or inside a later 4 KiB section (SIMD runs
+	 * 64 blocks a section): it never carries into the nonce there either.
+	 */
+	ok = true;
+	for (unsigned int k = 0; k < 8; k++)
+		ok &= one_case(impl, 3 * 4096 + 100, 20,
+			       0xffffffffU - 63 - 32 * k - (k & 1), k, 3 * k);
+	check(ok, impl->name,
+	      "a counter wrapping in a later 4 KiB section: no carry into the nonce",
+	      3 * 4096 + 100);
+
 	for (int r = 0; r < 2; r++) {
 		fill(key, 32);
 		fill(iv, 16);
