@@ -15,26 +15,12 @@
 #endif
 #include <crypto/internal/simd.h>
 #include <asm/simd.h>
-#if defined(CONFIG_X86)
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64) || defined(CONFIG_ARM)
 #include <asm/cpufeature.h>
-#include <asm/fpu/api.h>
-#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
-#include <asm/cpufeature.h>
-#include <asm/neon.h>
 #endif
 
+#include "kchacha_compat.h"
 #include "kchacha.h"
-
-#if defined(CONFIG_X86)
-#define kchacha_simd_begin()	kernel_fpu_begin()
-#define kchacha_simd_end()	kernel_fpu_end()
-#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
-#define kchacha_simd_begin()	kernel_neon_begin()
-#define kchacha_simd_end()	kernel_neon_end()
-#else
-#define kchacha_simd_begin()	do { } while (0)
-#define kchacha_simd_end()	do { } while (0)
-#endif
 
 #define GENERIC_IMPL {					\
 	.name = "generic",				\
@@ -238,12 +224,14 @@ static void __used kchacha_impls_check(void)
 void kchacha_simd_xor(const struct kchacha_impl *impl, u32 *state, u8 *dst,
 		      const u8 *src, unsigned int len, int nrounds)
 {
+	struct kchacha_simd simd __uninitialized;
+
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, KCHACHA_SIMD_CHUNK);
 
-		kchacha_simd_begin();
+		kchacha_simd_begin(&simd);
 		impl->xor(state, dst, src, n, nrounds);
-		kchacha_simd_end();
+		kchacha_simd_end(&simd);
 		state[12] += DIV_ROUND_UP(n, KCHACHA_BLOCK_SIZE);
 		dst += n;
 		src += n;
@@ -288,9 +276,11 @@ void kchacha_hchacha(const struct kchacha_impl *impl, const u32 *state,
 		     u32 *out, int nrounds)
 {
 	if (impl->simd && impl->hchacha && crypto_simd_usable()) {
-		kchacha_simd_begin();
+		struct kchacha_simd simd __uninitialized;
+
+		kchacha_simd_begin(&simd);
 		impl->hchacha(state, out, nrounds);
-		kchacha_simd_end();
+		kchacha_simd_end(&simd);
 		return;
 	}
 	kchacha_generic_hchacha(state, out, nrounds);

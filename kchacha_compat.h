@@ -25,6 +25,19 @@
  * - The skcipher walk, rng_alg, crypto_simd_usable() (irq_fpu_usable() on
  *   x86, may_use_simd() on arm64), boot_cpu_has()/cpu_has_xfeatures() and
  *   cpu_have_named_feature() keep their 6.1 interfaces and meaning.
+ *
+ * What changed after 6.12, up to 7.3 (read in Debian's linux-source-7.3):
+ *
+ * - arm64: kernel_neon_begin() and kernel_neon_end() take a
+ *   struct user_fpsimd_state * from the caller, and <asm/simd.h> has
+ *   scoped_ksimd() with them: kchacha_simd_begin() below.  32-bit ARM's
+ *   and x86's entry points are unchanged (32-bit ARM's scoped_ksimd() is
+ *   the same two calls without arguments).
+ * - X86_FEATURE_PREFER_YMM is defined: kchacha_zmm_lowers_clock().
+ * - The skcipher walk's src.virt.addr is const, which kchacha only reads;
+ *   skcipher_walk_virt()/skcipher_walk_done(), rng_alg and the limits
+ *   crypto_register_skcipher()/crypto_register_rng() check, and
+ *   crypto_simd_usable() and the CPU feature tests are as in 6.1.
  */
 #ifndef _KCHACHA_COMPAT_H
 #define _KCHACHA_COMPAT_H
@@ -65,6 +78,76 @@ static inline void kchacha_wait_tested(const struct crypto_alg *alg)
 		usleep_range(1000, 2000);
 }
 #endif
+
+#include <linux/string.h>
+#if defined(CONFIG_X86)
+#include <asm/fpu/api.h>
+#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
+#include <asm/neon.h>
+#include <asm/simd.h>
+#endif
+
+/*
+ * One kernel-mode SIMD section, on every kernel:
+ *
+ *	struct kchacha_simd simd __uninitialized;
+ *
+ *	kchacha_simd_begin(&simd);
+ *	... SIMD code, which must not sleep ...
+ *	kchacha_simd_end(&simd);
+ *
+ * arm64 kernels with scoped_ksimd() (<asm/simd.h>) take, in
+ * kernel_neon_begin() and kernel_neon_end(), a buffer of the caller's
+ * where the kernel saves the section's NEON registers when the task is
+ * scheduled out in it, or when a softirq uses NEON in between.  Those
+ * registers hold the ChaCha state, key words included.  scoped_ksimd()
+ * keeps that buffer on the stack out of reach and leaves it as it is; so
+ * kchacha passes its own, struct kchacha_simd, and wipes it after each
+ * section (528 bytes for up to KCHACHA_SIMD_CHUNK of keystream).  The
+ * kernel writes the buffer before it reads it: __uninitialized spares the
+ * zeroing CONFIG_INIT_STACK_ALL_ZERO would add at every call.  Elsewhere
+ * struct kchacha_simd is empty and the calls are the kernel's own.
+ */
+#if defined(CONFIG_ARM64) && defined(scoped_ksimd)
+struct kchacha_simd {
+	struct user_fpsimd_state st;
+};
+#else
+struct kchacha_simd {
+};
+#endif
+
+/**
+ * kchacha_simd_begin() - begin a kernel-mode SIMD section
+ * @simd: the section's state, on the caller's stack; crypto_simd_usable()
+ *	must be true
+ */
+static inline void kchacha_simd_begin(struct kchacha_simd *simd)
+{
+#if defined(CONFIG_ARM64) && defined(scoped_ksimd)
+	kernel_neon_begin(&simd->st);
+#elif defined(CONFIG_X86)
+	kernel_fpu_begin();
+#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
+	kernel_neon_begin();
+#endif
+}
+
+/**
+ * kchacha_simd_end() - end the section kchacha_simd_begin() began
+ * @simd: the state given to kchacha_simd_begin(); wiped
+ */
+static inline void kchacha_simd_end(struct kchacha_simd *simd)
+{
+#if defined(CONFIG_ARM64) && defined(scoped_ksimd)
+	kernel_neon_end(&simd->st);
+	memzero_explicit(&simd->st, sizeof(simd->st));
+#elif defined(CONFIG_X86)
+	kernel_fpu_end();
+#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
+	kernel_neon_end();
+#endif
+}
 
 #if defined(CONFIG_X86) && !defined(KCHACHA_USERSPACE)
 #include <asm/cpufeature.h>

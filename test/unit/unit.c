@@ -6,7 +6,8 @@
  * 0..4096, random lengths up to 1 MiB, every src/dst misalignment 0..63,
  * in place and out of place, counters crossing 2^32, 20, 12 and 8 rounds,
  * buffers against guard pages, HChaCha and XChaCha; and against the C core,
- * every length 0..2100 (SIMD implementations) and byte by byte.
+ * every length 0..2100 (SIMD implementations) and byte by byte.  On arm64,
+ * that no NEON register the kernel saved in a section's buffer outlives it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +17,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __aarch64__
+#include <ucontext.h>
+#endif
 
 #include "test/shim/linux/types.h"
 #include "test/shim/crypto/internal/simd.h"
@@ -540,6 +544,75 @@ static void test_reference(void)
 	      "reference", "RFC 8439 2.4.2", 114);
 }
 
+#ifdef __aarch64__
+/*
+ * arm64 7.x: a section's NEON registers, saved by the kernel in the
+ * caller's buffer if the task was scheduled out (the shim writes
+ * KCHACHA_SHIM_NEON_SAVED bytes there at every section's end), must be
+ * wiped before the caller returns.  XChaCha's HChaCha and a multi-section
+ * kchacha_crypt() run on a zeroed stack of the test's own, which is then
+ * searched for a 16-byte word of them.
+ */
+#define WIPE_STACK	(64 * 1024)
+static ucontext_t wipe_main, wipe_ctx;
+static const struct kchacha_impl *wipe_impl;
+
+static void wipe_run(void)
+{
+	u32 state[16], w[8];
+	u8 key[32], iv[32];
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_xchacha_init(wipe_impl, state, w, iv, 20);
+	kchacha_crypt(wipe_impl, state, dst_buf, src_buf, 3 * 4096 + 100, 20);
+}
+
+/* The 16-byte words of @stack that the shim's "saved registers" fill. */
+static size_t neon_saved_words(const u8 *stack)
+{
+	u8 saved[16];
+	size_t i, n = 0;
+
+	memset(saved, KCHACHA_SHIM_NEON_SAVED, sizeof(saved));
+	for (i = 0; i + sizeof(saved) <= WIPE_STACK; i += sizeof(saved))
+		n += !memcmp(stack + i, saved, sizeof(saved));
+	return n;
+}
+
+static void test_neon_wipe(const struct kchacha_impl *impl)
+{
+	unsigned long before = kchacha_shim_simd_sections;
+	u8 *stack = calloc(1, WIPE_STACK), *last;
+	size_t left;
+
+	if (!stack || getcontext(&wipe_ctx)) {
+		check(false, impl->name, "a stack for the wipe test", 0);
+		free(stack);
+		return;
+	}
+	wipe_impl = impl;
+	kchacha_shim_neon_last = NULL;
+	wipe_ctx.uc_stack.ss_sp = stack;
+	wipe_ctx.uc_stack.ss_size = WIPE_STACK;
+	wipe_ctx.uc_link = &wipe_main;
+	makecontext(&wipe_ctx, wipe_run, 0);
+	if (swapcontext(&wipe_main, &wipe_ctx))
+		check(false, impl->name, "running on the wipe test's stack", 0);
+
+	last = (u8 *)kchacha_shim_neon_last;
+	check(kchacha_shim_simd_sections >= before + 5 && last >= stack &&
+	      last < stack + WIPE_STACK, impl->name,
+	      "SIMD sections with their buffer on the caller's stack", 0);
+	left = neon_saved_words(stack);
+	check(!left, impl->name,
+	      "saved NEON registers wiped from the stack (16-byte words left)",
+	      left);
+	free(stack);
+}
+#endif
+
 int main(void)
 {
 	src_buf = malloc(MAXLEN + 128);
@@ -562,6 +635,10 @@ int main(void)
 		test_impl(impl);
 		if (impl->simd)
 			test_vs_core(impl);
+#ifdef __aarch64__
+		if (impl->simd)
+			test_neon_wipe(impl);
+#endif
 		printf("%s %s\n", failed == before ? "ok  " : "FAIL", impl->name);
 	}
 	printf("unit: %u passed, %u failed, %u skipped\n", passed, failed,

@@ -22,6 +22,8 @@
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
 #define scnprintf(buf, size, ...)	snprintf(buf, size, __VA_ARGS__)
+/* <linux/compiler_attributes.h>: no zeroing of this local at entry */
+#define __uninitialized		__attribute__((__uninitialized__))
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #endif
