@@ -101,6 +101,11 @@ if grep -q ' kc.mode=bochs' /proc/cmdline; then
 	. /bochs.sh
 	poweroff -f
 fi
+# the kernel's users of kchacha with Debian's tools (test/vm/consumers)
+if grep -q ' kc.mode=consumers' /proc/cmdline; then
+	. /consumers.sh
+	poweroff -f
+fi
 # the rng boot of test/vm/rngboot: a late kernel RNG, then a VM clone
 if grep -q ' kc.mode=rng' /proc/cmdline; then
 	. /rngboot.sh
