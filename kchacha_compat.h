@@ -84,7 +84,10 @@ static inline void kchacha_wait_tested(const struct crypto_alg *alg)
 #include <asm/fpu/api.h>
 #elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
 #include <asm/neon.h>
+/* scoped_ksimd(), arm64's; 32-bit arm's <asm/simd.h> has no guard */
+#ifdef CONFIG_ARM64
 #include <asm/simd.h>
+#endif
 #endif
 
 /*
