@@ -66,9 +66,17 @@ struct kchacha_drv {
 
 /*
  * stdrng priorities.  The kernel's DRBGs register at 200 and up (2200 and
- * up in FIPS mode), ansi_cprng at 100: by default the rngs rank between
- * them, so crypto_get_default_rng() still picks a DRBG; with rng_prefer
- * they rank above the DRBGs, but still below them in FIPS mode.
+ * up in FIPS mode), ansi_cprng (up to 6.x) at 100: by default the rngs
+ * rank between them, so the default stdrng (crypto_alloc_rng("stdrng"))
+ * stays a DRBG, even one loaded after kchacha; with rng_prefer they rank
+ * above the DRBGs, but still below them in FIPS mode.
+ *
+ * A kernel may have no other stdrng at all (Debian's 7.x: no DRBG, no
+ * ansi_cprng).  Then kchacha's best rng is the default stdrng either way,
+ * deliberately: kchacha's rngs are stdrngs on every kernel, a stdrng
+ * where there would be none takes nothing from anyone, and a DRBG loaded
+ * later still outranks them unless rng_prefer.  (Outside FIPS mode,
+ * crypto_stdrng_get_bytes() does not use the crypto API's rng on 7.x.)
  */
 #define KCHACHA_RNG_PRIORITY		150
 #define KCHACHA_RNG_PRIORITY_PREFER	300
@@ -98,7 +106,7 @@ MODULE_PARM_DESC(fail_register,
 static bool rng_prefer;
 module_param(rng_prefer, bool, 0444);
 MODULE_PARM_DESC(rng_prefer,
-		 "Rank the chacha20rng-kchacha-* stdrng drivers above the kernel's DRBGs, making the best of them what crypto_get_default_rng() returns (default: no, they rank below)");
+		 "Rank the chacha20rng-kchacha-* stdrng drivers above the kernel's DRBGs, making the best of them the default stdrng (default: no, they rank below any DRBG; on a kernel without one, the best is the default stdrng either way)");
 
 static struct kchacha_drv *kchacha_drvs;
 static unsigned int kchacha_ndrvs;
@@ -395,7 +403,9 @@ static int __init kchacha_mod_init(void)
 	/*
 	 * The crypto API loads stdrng providers only when none is registered:
 	 * load the kernel's (the DRBGs) before ours would hide them, so that
-	 * crypto_get_default_rng() stays a DRBG where one is available.
+	 * the default stdrng stays a DRBG where one is available.  Where the
+	 * kernel has none, nothing answers and kchacha's rngs are the only
+	 * stdrngs.
 	 */
 	if (!rng_prefer)
 		request_module("crypto-stdrng");

@@ -82,12 +82,12 @@ static inline void kchacha_wait_tested(const struct crypto_alg *alg)
 #include <linux/string.h>
 #if defined(CONFIG_X86)
 #include <asm/fpu/api.h>
-#elif defined(CONFIG_ARM64) || defined(CONFIG_ARM)
+#elif defined(CONFIG_ARM64)
 #include <asm/neon.h>
-/* scoped_ksimd(), arm64's; 32-bit arm's <asm/simd.h> has no guard */
-#ifdef CONFIG_ARM64
 #include <asm/simd.h>
-#endif
+#elif defined(CONFIG_ARM)
+/* not <asm/simd.h>: before 7.x, ARM's is asm-generic's, without a guard */
+#include <asm/neon.h>
 #endif
 
 /*

@@ -275,6 +275,24 @@ def check_fscrypt(lines):
            % (len(found) + bad, len(names)))
 
 
+# ------------------------------------------------------------- cryptsetup
+
+def check_luks(lines):
+    """The first two 4 KiB sectors of a LUKS2 Adiantum mapping: on the
+    disk, decrypted with the volume key (plain64 IVs count 512-byte
+    sectors), they must be what the mapping read, an ext4 superblock."""
+    head = lines[0]
+    cipher, vk = head[1], bytes.fromhex(head[2])
+    plain = base64.b64decode(''.join(w[1] for w in lines if w[0] == 'plain'))
+    raw = base64.b64decode(''.join(w[1] for w in lines if w[0] == 'raw'))
+    a = Adiantum(vk, 20 if cipher.startswith('xchacha20,') else 12)
+    got = b''.join(a.decrypt(struct.pack('<Q', 8 * j) + bytes(24), raw[4096 * j:4096 * (j + 1)])
+                   for j in range(len(raw) // 4096))
+    result(len(plain) == 8192 and got == plain and plain[1080:1082] == b'\x53\xef',
+           'cryptsetup %s: the disk\'s first two sectors decrypt on the host (volume key, '
+           'plain64) to what dm-crypt read, an ext4 superblock' % cipher)
+
+
 # ------------------------------------------------------------------ IPsec
 
 def csum_ok(data):
@@ -389,7 +407,20 @@ def main():
     fsl = []
     it = iter(dump)
     phases = 0
+    luks = 0
     for w in it:
+        if w[0] == 'luks':
+            ll = [w]
+            for w in it:
+                if w[:2] == ['luks', 'end']:
+                    break
+                ll.append(w)
+            try:
+                check_luks(ll)
+            except (ValueError, IndexError) as e:
+                result(False, 'cryptsetup: the dump is incomplete (%r)' % e)
+            luks += 1
+            continue
         if w[:2] == ['fscrypt', 'key']:
             fsl = [w]
             for w in it:
@@ -419,6 +450,7 @@ def main():
             phases += 1
     result(bool(fsl), 'consumers: the log has the fscrypt dump')
     result(phases == 2, 'consumers: the log has both IPsec dumps (%d)' % phases)
+    result(luks == 2, 'consumers: the log has both cryptsetup dumps (%d)' % luks)
     print('consumers: %d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

@@ -81,7 +81,8 @@ write_files() {
 luks_format() {  # CIPHER DEV KEYFILE
 	$CS luksFormat -q --type luks2 --cipher "$1" --key-size 256 \
 		--sector-size 4096 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
-		--hash sha256 --disable-locks --key-file "$3" "$2" > /tmp/cs.log 2>&1 ||
+		--hash sha256 --disable-locks --key-file "$3" \
+		--volume-key-file /tmp/vk "$2" > /tmp/cs.log 2>&1 ||
 		{ cat /tmp/cs.log; return 1; }
 }
 luks_open() {  # DEV KEYFILE
@@ -94,6 +95,7 @@ luks() {  # CIPHER STREAM DEV WRITER
 	cipher=$1 stream=$2 dev=$3 writer=$4
 	what="cryptsetup $cipher, written by $writer"
 	head -c 32 /dev/urandom > /tmp/pass
+	head -c 32 /dev/urandom > /tmp/vk
 	if [ "$writer" = kchacha ]; then kc_load; else kc_unload; fi
 	if ! luks_format "$cipher" "$dev" /tmp/pass || ! luks_open "$dev" /tmp/pass; then
 		no "$what: luksFormat and open"
@@ -105,6 +107,17 @@ luks() {  # CIPHER STREAM DEV WRITER
 		write_files /tmp/sums
 		umount /mnt
 		ok "$what: mkfs.ext4, $(wc -l < /tmp/sums) files written"
+		# the first two blocks as the mapping reads them and as they
+		# are on the disk, with the volume key, for the host
+		if [ "$writer" = kchacha ]; then
+			sync
+			echo 3 > /proc/sys/vm/drop_caches
+			off=$($CS status kc | sed -n 's/^ *offset: *\([0-9]*\) sectors$/\1/p')
+			echo "KCDUMP luks $cipher $(od -An -tx1 /tmp/vk | tr -d ' \n') $off"
+			dd if=/dev/mapper/kc bs=4096 count=2 2>/dev/null | base64 | sed 's/^/KCDUMP plain /'
+			dd if="$dev" bs=512 skip="$off" count=16 2>/dev/null | base64 | sed 's/^/KCDUMP raw /'
+			echo "KCDUMP luks end"
+		fi
 	else
 		no "$what: mkfs.ext4 and mount"
 	fi

@@ -52,6 +52,23 @@ top_stdrng() {
 		/^selftest/ && n == "stdrng" && $3 == "passed" && p > m { m = p; t = d }
 		END { print t }' /proc/crypto
 }
+# the kernel's own driver of an algorithm, to compare kchacha's with: its
+# lowest ranked one (xchacha12-generic on 6.x, xchacha12-lib on 7.x)
+ref_driver() {
+	awk -v n="$1" '/^name/ { c = $3 } /^driver/ { d = $3 }
+		/^priority/ && c == n && d !~ /-kchacha-/ && (r == "" || $3 < m) {
+			m = $3; r = d }
+		END { print r }' /proc/crypto
+}
+# the stdrng drivers registered by others than kchacha, best first
+other_stdrngs() {
+	awk '/^name/ { n = $3 } /^driver/ { d = $3 } /^priority/ { p = $3 }
+		/^selftest/ && n == "stdrng" && d !~ /-kchacha-/ { print p, d }' \
+		/proc/crypto | sort -rn | cut -d' ' -f2 | paste -sd' ' -
+}
+# what crypto_alloc_rng("stdrng", 0, 0) returns, which AF_ALG's rng bind
+# calls: the stdrng driver whose refcnt the bound socket raised
+stdrng_got() { kctest which rng stdrng | awk '$2 == "stdrng" { print $3 }'; }
 kc_loaded() { grep -q -- '-kchacha-' /proc/crypto; }
 # Since 6.12 the crypto manager tests a new algorithm after its
 # registration has returned, in a cryptomgr_test thread that holds the
@@ -168,6 +185,37 @@ for impl in $impls; do
 	done
 done
 
+# 1a. the SIMD drivers run SIMD: the function tracer counts the kernel's
+#     SIMD entry (kernel_fpu_begin_mask() or kernel_neon_begin(), whichever
+#     the kernel has) called from kchacha while kctest runs each driver
+T=/sys/kernel/tracing
+[ -e $T/available_tracers ] || mount -t tracefs tracefs $T 2>/dev/null
+simd_entry=
+for f in kernel_fpu_begin_mask kernel_neon_begin; do
+	grep -q "^$f\$" $T/available_filter_functions 2>/dev/null && simd_entry=$f
+done
+if [ -n "$simd_entry" ] && grep -qw function $T/available_tracers; then
+	for impl in $impls; do
+		[ "$impl" = generic ] && continue
+		echo "$simd_entry" > $T/set_ftrace_filter
+		echo function > $T/current_tracer
+		echo > $T/trace
+		echo 1 > $T/tracing_on
+		kctest quick chacha20-kchacha-$impl "$(ref_driver chacha20)" >/dev/null 2>&1
+		echo 0 > $T/tracing_on
+		n=$(grep -c "kctest-.* $simd_entry <-kchacha_" $T/trace)
+		echo nop > $T/current_tracer
+		[ "$n" -gt 0 ] &&
+			ok "chacha20-kchacha-$impl runs SIMD sections ($n ${simd_entry}() calls from kchacha)" ||
+			no "chacha20-kchacha-$impl runs SIMD sections (no ${simd_entry}() call from kchacha)"
+	done
+	echo > $T/set_ftrace_filter
+elif [ -n "$debug" ]; then
+	echo "NOTE: no function tracer in this kernel: SIMD sections not counted"
+else
+	no "the function tracer and kernel_fpu_begin_mask or kernel_neon_begin, to count SIMD sections"
+fi
+
 # 1b. the rngs: one per implementation, tested, ranked 150 + level: below
 #     the kernel's DRBG unless rng_prefer=1 puts them at 300 + level
 level=0
@@ -192,19 +240,36 @@ if [ -n "$debug" ]; then
 else
 	run rngvm mem chacha20rng-kchacha-$top 1000
 fi
-default=$(top_stdrng)
-case $default in
-drbg_*) ok "default stdrng still the kernel's DRBG ($default)" ;;
-*) no "default stdrng still the kernel's DRBG (got $default)" ;;
-esac
+# 1d. the default stdrng, crypto_alloc_rng("stdrng"): the kernel's DRBG
+#     where it has one (modules.order or modules.builtin list drbg.ko),
+#     kchacha's best only with rng_prefer=1; where it has no DRBG, and no
+#     other stdrng, kchacha's best with or without rng_prefer
+kdir=/lib/modules/$(uname -r)
+others=$(other_stdrngs)
+if grep -qs '/drbg\.ko$' $kdir/modules.order $kdir/modules.builtin; then
+	case " $others " in
+	*" drbg_"*) ok "the kernel's DRBG is registered (stdrng: $others)" ;;
+	*) no "the kernel's DRBG is registered (stdrng: '$others')" ;;
+	esac
+else
+	[ -z "$others" ] &&
+		ok "no DRBG in this kernel, no stdrng but kchacha's" ||
+		no "no DRBG in this kernel, no stdrng but kchacha's (got '$others')"
+fi
+want=${others%% *}
+[ -n "$want" ] || want=chacha20rng-kchacha-$top
+default=$(stdrng_got)
+[ "$default" = "$want" ] && [ "$default" = "$(top_stdrng)" ] &&
+	ok "crypto_alloc_rng(\"stdrng\") gives $default" ||
+	no "crypto_alloc_rng(\"stdrng\") gives $want (got '$default', top priority $(top_stdrng))"
 rmmod kchacha
 if insmod /kchacha.ko rng_prefer=1; then
 	param_is rng_prefer Y
-	default=$(top_stdrng)
+	default=$(stdrng_got)
 	[ "$default" = chacha20rng-kchacha-$top ] &&
 	[ "$(proc_of $default)" = "$((300 + level - 1)) passed" ] &&
-		ok "rng_prefer=1: default stdrng is $default, priority $((300 + level - 1))" ||
-		no "rng_prefer=1: default stdrng is chacha20rng-kchacha-$top (got $default $(proc_of "$default"))"
+		ok "rng_prefer=1: crypto_alloc_rng(\"stdrng\") gives $default, priority $((300 + level - 1))" ||
+		no "rng_prefer=1: crypto_alloc_rng(\"stdrng\") gives chacha20rng-kchacha-$top (got '$default' $(proc_of "$default"))"
 	rmmod kchacha
 else
 	no "insmod rng_prefer=1"
@@ -225,6 +290,9 @@ for impl in $impls; do
 		no "kcapi-enc chacha20-kchacha-$impl differs from openssl enc -chacha20"
 	fi
 done
+
+# 2b. AF_ALG's restriction (7.3 on) and Adiantum for an unprivileged user
+. /afalg.sh
 
 # 3. tcrypt's chacha20 speed test picks the highest-priority driver
 klog_clear

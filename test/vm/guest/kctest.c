@@ -14,6 +14,18 @@
  *   kctest bad <driver> <ref>        bad keys and IV lengths get -EINVAL,
  *                                    and the driver still works after
  *   kctest hold <driver> <secs>      keep a socket bound (for rmmod tests)
+ *   kctest refused <type> <name>...  binding each name (AF_ALG type
+ *                                    skcipher or rng) fails with ENOENT
+ *   kctest which <type> <name>       bind, and print "risen <name> <driver>"
+ *                                    for every /proc/crypto entry whose
+ *                                    refcnt the bound socket raised: what
+ *                                    the crypto API gave it
+ *   kctest adiantum <name> <file>    bind skcipher <name>, an Adiantum;
+ *                                    encrypt fixed messages (16 bytes to
+ *                                    64 KiB) into <file>, each decrypting
+ *                                    back; <file> is opened before -u
+ *   kctest -u <uid> <command...>     any of them as <uid> without
+ *                                    capabilities (an unprivileged user)
  *
  * Each check prints "PASS what" or "FAIL what: why"; the exit status is the
  * number of failures (capped).
@@ -26,7 +38,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <grp.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "result.h"
@@ -45,14 +60,16 @@ static void fill(uint8_t *p, size_t n)
 		*p++ = rnd();
 }
 
-static int tfm_open(const char *driver)
+/* An AF_ALG socket of @type bound to @name, or -errno. */
+static int alg_open(const char *type, const char *name)
 {
-	struct sockaddr_alg sa = { .salg_family = AF_ALG, .salg_type = "skcipher" };
+	struct sockaddr_alg sa = { .salg_family = AF_ALG };
 	int fd = socket(AF_ALG, SOCK_SEQPACKET, 0);
 
 	if (fd < 0)
 		return -errno;
-	strncpy((char *)sa.salg_name, driver, sizeof(sa.salg_name) - 1);
+	strncpy((char *)sa.salg_type, type, sizeof(sa.salg_type) - 1);
+	strncpy((char *)sa.salg_name, name, sizeof(sa.salg_name) - 1);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int e = -errno;
 
@@ -60,6 +77,11 @@ static int tfm_open(const char *driver)
 		return e;
 	}
 	return fd;
+}
+
+static int tfm_open(const char *driver)
+{
+	return alg_open("skcipher", driver);
 }
 
 /* Returns 0 or -errno of the failing step. */
@@ -352,9 +374,180 @@ static int cmd_hold(const char *driver, int secs)
 	return 0;
 }
 
+/* -u: the uid to become before the command runs, -1 for none */
+static long run_as = -1;
+
+/* Become run_as, with no capabilities left; 0 if that worked. */
+static int become_user(void)
+{
+	char line[128];
+	int caps = -1;
+	FILE *f;
+
+	if (run_as < 0)
+		return 0;
+	if (setgroups(0, NULL) || setgid(run_as) || setuid(run_as)) {
+		result(0, "becoming uid %ld: %s", run_as, strerror(errno));
+		return -1;
+	}
+	f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "CapEff:", 7))
+			caps = strspn(line + 7, " \t0") == strlen(line + 7) - 1;
+	if (f)
+		fclose(f);
+	if (geteuid() != run_as || caps != 1) {
+		result(0, "running as uid %ld without capabilities (euid %d)",
+		       run_as, (int)geteuid());
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_refused(const char *type, char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int fd = alg_open(type, names[i]);
+
+		result(fd == -ENOENT, "%s bind of %s %s refused with ENOENT (got %d)",
+		       run_as < 0 ? "root's" : "an unprivileged", type, names[i],
+		       fd);
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
+/* One /proc/crypto entry: cra_name, driver and refcnt. */
+struct entry {
+	char name[128], driver[128];
+	long refcnt;
+};
+
+/* Every /proc/crypto entry into @e (at most @max); how many. */
+static int read_entries(struct entry *e, int max)
+{
+	char line[256], name[128] = "", driver[128] = "";
+	FILE *f = fopen("/proc/crypto", "r");
+	long refcnt;
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "name : %127s", name) == 1)
+			continue;
+		if (sscanf(line, "driver : %127s", driver) == 1)
+			continue;
+		if (sscanf(line, "refcnt : %ld", &refcnt) == 1 && n < max) {
+			strcpy(e[n].name, name);
+			strcpy(e[n].driver, driver);
+			e[n++].refcnt = refcnt;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+#define MAX_ENTRIES 1024
+
+static int cmd_which(const char *type, const char *name)
+{
+	static struct entry before[MAX_ENTRIES], after[MAX_ENTRIES];
+	int nb = read_entries(before, MAX_ENTRIES), na, i, j, fd, risen = 0;
+
+	fd = alg_open(type, name);
+	if (fd < 0) {
+		printf("bind of %s %s failed (%d)\n", type, name, fd);
+		return 1;
+	}
+	na = read_entries(after, MAX_ENTRIES);
+	for (i = 0; i < na; i++) {
+		long was = 0;
+
+		for (j = 0; j < nb; j++)
+			if (!strcmp(before[j].driver, after[i].driver))
+				was = before[j].refcnt;
+		if (after[i].refcnt > was) {
+			printf("risen %s %s\n", after[i].name, after[i].driver);
+			risen++;
+		}
+	}
+	close(fd);
+	return !risen;
+}
+
+/*
+ * Adiantum takes 32-byte keys and IVs and at least 16 bytes; the same
+ * seed gives every run the same keys, IVs and messages.
+ */
+static int cmd_adiantum(const char *name, int out)
+{
+	static const size_t lens[] = { 16, 17, 31, 32, 33, 63, 64, 100, 255,
+				       256, 511, 512, 1420, 4095, 4096, 4097,
+				       3 * 4096 + 17, 65536 };
+	size_t max = 65536, i, n = sizeof(lens) / sizeof(lens[0]), back = 0;
+	uint8_t *in = malloc(max), *ct = malloc(max), *pt = malloc(max);
+	uint8_t key[32], iv[32];
+	int tfm, err = 0;
+
+	if (become_user())
+		return 1;
+	tfm = alg_open("skcipher", name);
+	result(tfm >= 0, "%s bind of skcipher %s (%d)",
+	       run_as < 0 ? "root's" : "an unprivileged", name, tfm);
+	if (tfm < 0 || !in || !ct || !pt)
+		return 1;
+	for (i = 0; i < n && !err; i++) {
+		fill(key, sizeof(key));
+		fill(iv, sizeof(iv));
+		fill(in, lens[i]);
+		err = set_key(tfm, key, sizeof(key));
+		if (!err)
+			err = cipher_op(tfm, 1, iv, sizeof(iv), in, ct, lens[i], 1);
+		if (!err)
+			err = cipher_op(tfm, 0, iv, sizeof(iv), ct, pt, lens[i],
+					1 + i % 3);
+		if (!err && write(out, ct, lens[i]) != (ssize_t)lens[i])
+			err = -EIO;
+		back += !err && !memcmp(pt, in, lens[i]) && memcmp(ct, in, lens[i]);
+	}
+	result(!err && back == n,
+	       "%s: %zu messages of 16..65536 bytes encrypted, each decrypting back (err %d)",
+	       name, back, err);
+	close(tfm);
+	free(in);
+	free(ct);
+	free(pt);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "proc"))
+	if (argc > 3 && !strcmp(argv[1], "-u")) {
+		run_as = atol(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc == 4 && !strcmp(argv[1], "adiantum")) {
+		int out = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (out < 0) {
+			result(0, "opening %s", argv[3]);
+			return 1;
+		}
+		cmd_adiantum(argv[2], out);
+		close(out);
+		return failed > 100 ? 100 : failed;
+	}
+	if (become_user())
+		return 1;
+	if (argc >= 4 && !strcmp(argv[1], "refused"))
+		cmd_refused(argv[2], argv + 3, argc - 3);
+	else if (argc == 4 && !strcmp(argv[1], "which"))
+		return cmd_which(argv[2], argv[3]);
+	else if (argc == 3 && !strcmp(argv[1], "proc"))
 		cmd_proc(argv[2]);
 	else if (argc == 4 && !strcmp(argv[1], "diff"))
 		cmd_diff(argv[2], argv[3], 0);
