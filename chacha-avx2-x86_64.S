@@ -24,7 +24,8 @@
  * A pass that ends inside its blocks writes its keystream to the stack
  * (over the broadcast state, which it no longer needs) and XORs only the
  * bytes asked for from there: nothing past src + len is read, nothing past
- * dst + len written.  The frame is wiped before returning.
+ * dst + len written.  The frame is wiped before returning, where a form
+ * wrote to it.
  *
  * Rotations by 16 and 8 are byte shuffles (vpshufb); by 12 and 7 a shift
  * pair and an or.
@@ -213,10 +214,11 @@
 .endm
 
 /*
- * One horizontal quarter round on rows a, b, c, d; \t is scratch, \r16 the
- * 16-bit rotation shuffle.
+ * One horizontal quarter round on rows a, b, c, d; \t is scratch, \r16 and
+ * \r8 hold the 16- and 8-bit rotation shuffles (in registers: a mask
+ * from memory would put its load in the chain's latency on some cores).
  */
-.macro	hqr	a, b, c, d, t, r16
+.macro	hqr	a, b, c, d, t, r16, r8
 	vpaddd		\b, \a, \a
 	vpxor		\a, \d, \d
 	vpshufb		\r16, \d, \d
@@ -227,7 +229,7 @@
 	vpor		\t, \b, \b
 	vpaddd		\b, \a, \a
 	vpxor		\a, \d, \d
-	vpshufb		.Lrot8(%rip), \d, \d
+	vpshufb		\r8, \d, \d
 	vpaddd		\d, \c, \c
 	vpxor		\c, \b, \b
 	vpslld		$7, \b, \t
@@ -235,17 +237,22 @@
 	vpor		\t, \b, \b
 .endm
 
-/* Rotate rows b, c, d so that the diagonals line up as columns, and back. */
-.macro	hdiag	b, c, d
-	vpshufd		$0x39, \b, \b
-	vpshufd		$0x4e, \c, \c
-	vpshufd		$0x93, \d, \d
+/*
+ * Line the diagonals up as columns, and back: rows a, c and d move, by one
+ * word down, one up and two, so that b, whose rotate ends a quarter round
+ * and which the next one needs first, goes straight on; the other rows
+ * were final several steps before and shuffle off the critical path.
+ */
+.macro	hdiag	a, c, d
+	vpshufd		$0x93, \a, \a
+	vpshufd		$0x39, \c, \c
+	vpshufd		$0x4e, \d, \d
 .endm
 
-.macro	hundiag	b, c, d
-	vpshufd		$0x93, \b, \b
-	vpshufd		$0x4e, \c, \c
-	vpshufd		$0x39, \d, \d
+.macro	hundiag	a, c, d
+	vpshufd		$0x39, \a, \a
+	vpshufd		$0x93, \c, \c
+	vpshufd		$0x4e, \d, \d
 .endm
 
 /*
@@ -276,6 +283,8 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	and		$~31, %rsp
 	mov		LEN32, LEN32
 	mov		48(STATE), CTR
+	/* the frame's 32-byte slots to wipe: none until a form writes it */
+	xor		%r11d, %r11d
 
 	cmp		$256, LEN
 	jbe		.Lhoriz
@@ -314,6 +323,7 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vmovdqa		%ymm13, S(13)
 	vmovdqa		%ymm14, S(14)
 	vmovdqa		%ymm15, S(15)
+	mov		$(FRAME / 32), %r11d
 	jmp		.Lv8_rounds
 
 .Lv8_pass:
@@ -382,7 +392,8 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 
 	/*
 	 * Four or fewer blocks left: rows 0..2 of both lanes in ymm10-12,
-	 * row 3 with the counters CTR and CTR + 1 in ymm13.
+	 * row 3 with the counters CTR and CTR + 1 in ymm13, the rotation
+	 * shuffles in ymm15 and ymm14.
 	 */
 .Lhoriz:
 	vbroadcasti128	0x00(STATE), %ymm10
@@ -393,6 +404,7 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vinserti128	$1, %xmm13, %ymm13, %ymm13
 	vpaddd		.Lhstep1(%rip), %ymm13, %ymm13
 	vmovdqa		.Lrot16(%rip), %ymm15
+	vmovdqa		.Lrot8(%rip), %ymm14
 	vmovdqa		%ymm10, %ymm0
 	vmovdqa		%ymm11, %ymm1
 	vmovdqa		%ymm12, %ymm2
@@ -401,21 +413,20 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	cmp		$128, LEN
 	jbe		.Lh2_dround
 
-	/* four blocks: the second chain in ymm4-7, its row 3 in ymm14 */
-	vpaddd		.Lhstep2(%rip), %ymm13, %ymm14
+	/* four blocks: the second chain in ymm4-7, its row 3 two on */
+	vpaddd		.Lhstep2(%rip), %ymm13, %ymm7
 	vmovdqa		%ymm10, %ymm4
 	vmovdqa		%ymm11, %ymm5
 	vmovdqa		%ymm12, %ymm6
-	vmovdqa		%ymm14, %ymm7
 .Lh4_dround:
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
-	hqr		%ymm4, %ymm5, %ymm6, %ymm7, %ymm9, %ymm15
-	hdiag		%ymm1, %ymm2, %ymm3
-	hdiag		%ymm5, %ymm6, %ymm7
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
-	hqr		%ymm4, %ymm5, %ymm6, %ymm7, %ymm9, %ymm15
-	hundiag		%ymm1, %ymm2, %ymm3
-	hundiag		%ymm5, %ymm6, %ymm7
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15, %ymm14
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7, %ymm9, %ymm15, %ymm14
+	hdiag		%ymm0, %ymm2, %ymm3
+	hdiag		%ymm4, %ymm6, %ymm7
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15, %ymm14
+	hqr		%ymm4, %ymm5, %ymm6, %ymm7, %ymm9, %ymm15, %ymm14
+	hundiag		%ymm0, %ymm2, %ymm3
+	hundiag		%ymm4, %ymm6, %ymm7
 	sub		$2, %eax
 	jnz		.Lh4_dround
 
@@ -426,23 +437,25 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vpaddd		%ymm10, %ymm4, %ymm4
 	vpaddd		%ymm11, %ymm5, %ymm5
 	vpaddd		%ymm12, %ymm6, %ymm6
-	vpaddd		%ymm14, %ymm7, %ymm7
+	vpaddd		%ymm13, %ymm7, %ymm7
+	vpaddd		.Lhstep2(%rip), %ymm7, %ymm7
 	cmp		$256, LEN
 	jb		.Lh4_partial
 	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
 	hout		0, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
 	jmp		.Ldone
 .Lh4_partial:
+	mov		$(FRAME / 32), %r11d
 	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
 	hout		1, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
 	jmp		.Ltail
 
 	/* two blocks */
 .Lh2_dround:
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
-	hdiag		%ymm1, %ymm2, %ymm3
-	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15
-	hundiag		%ymm1, %ymm2, %ymm3
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15, %ymm14
+	hdiag		%ymm0, %ymm2, %ymm3
+	hqr		%ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15, %ymm14
+	hundiag		%ymm0, %ymm2, %ymm3
 	sub		$2, %eax
 	jnz		.Lh2_dround
 
@@ -454,7 +467,28 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	jb		.Lh2_partial
 	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
 	jmp		.Ldone
+	/*
+	 * fewer than two blocks: a whole first one straight out, what is
+	 * left of the second through the buffer
+	 */
 .Lh2_partial:
+	mov		$(FRAME / 32), %r11d
+	cmp		$64, LEN
+	jb		.Lh2_buffer
+	vperm2i128	$0x20, %ymm1, %ymm0, %ymm8
+	vperm2i128	$0x20, %ymm3, %ymm2, %ymm9
+	out32		0, %ymm8, 0
+	out32		0, %ymm9, 32
+	add		$64, SRC
+	add		$64, DST
+	sub		$64, LEN
+	jz		.Ldone
+	vperm2i128	$0x31, %ymm1, %ymm0, %ymm8
+	vperm2i128	$0x31, %ymm3, %ymm2, %ymm9
+	out32		1, %ymm8, 0
+	out32		1, %ymm9, 32
+	jmp		.Ltail
+.Lh2_buffer:
 	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
 
 	/* XOR the LEN bytes left with the keystream buffer at the frame base */
@@ -503,16 +537,21 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	dec		LEN
 	jmp		.Ltail1
 
-	/* wipe the frame: broadcast key words, keystream */
+	/*
+	 * wipe the frame where a form wrote it: broadcast key words,
+	 * keystream (not at all after whole horizontal blocks)
+	 */
 .Ldone:
+	test		%r11d, %r11d
+	jz		.Lwiped
 	vpxor		%xmm0, %xmm0, %xmm0
 	mov		%rsp, %r10
-	mov		$(FRAME / 32), %eax
 .Lwipe:
 	vmovdqa		%ymm0, (%r10)
 	add		$32, %r10
-	dec		%eax
+	dec		%r11d
 	jnz		.Lwipe
+.Lwiped:
 	vzeroupper
 	leave
 .Lret:
@@ -532,11 +571,12 @@ SYM_TYPED_FUNC_START(kchacha_avx2_hchacha)
 	vmovdqu		0x20(%rdi), %xmm2
 	vmovdqu		0x30(%rdi), %xmm3
 	vmovdqa		.Lrot16(%rip), %xmm5
+	vmovdqa		.Lrot8(%rip), %xmm6
 .Lhc_dround:
-	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
-	hdiag		%xmm1, %xmm2, %xmm3
-	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
-	hundiag		%xmm1, %xmm2, %xmm3
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6
+	hdiag		%xmm0, %xmm2, %xmm3
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6
+	hundiag		%xmm0, %xmm2, %xmm3
 	sub		$2, %edx
 	jnz		.Lhc_dround
 	vmovdqu		%xmm0, 0x00(%rsi)

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kchacha: ChaCha keystream XOR for x86_64 with AVX-512 (F, VL, BW).
+ * kchacha: ChaCha keystream XOR for x86_64 with AVX-512 (F, VL, BW), in
+ * two functions built from the same macros: kchacha_avx512_xor(), which
+ * uses zmm registers, and kchacha_avx512vl_xor() (at the end of the file),
+ * which keeps to ymm registers for the CPUs where 512-bit code lowers the
+ * clock.
  *
- * kchacha_avx512_xor() follows kchacha_xor_fn (kchacha.h): any length, any
- * alignment, dst == src allowed, the state left alone, the block counter
- * wrapping modulo 2^32 in word 12 only.
+ * Both follow kchacha_xor_fn (kchacha.h): any length, any alignment,
+ * dst == src allowed, the state left alone, the block counter wrapping
+ * modulo 2^32 in word 12 only.
  *
- * Its forms, chosen by length in one place (.Lchoose below):
+ * kchacha_avx512_xor()'s forms, chosen by length in one place (.Lchoose):
  *
  *  - whole 1024-byte passes run sixteen blocks "vertically": zmm register i
  *    holds word i of sixteen consecutive blocks.  With 32 registers nothing
@@ -32,9 +36,10 @@
  *    with one bit per byte (AVX512BW): nothing past src + len is read or
  *    dst + len written, without a byte loop or a copy on the stack.
  *
- * Nothing is kept on the stack.  zmm16-31, which vzeroupper leaves alone,
- * hold only what the caller's next kernel_fpu_end() or return to user
- * space overwrites, as with every other SIMD section of the kernel.
+ * kchacha_avx512_xor() keeps nothing on the stack.  Registers 16-31,
+ * which vzeroupper leaves alone, hold only what the caller's next
+ * kernel_fpu_end() or return to user space overwrites, as with every other
+ * SIMD section of the kernel.
  */
 
 #include <linux/cfi_types.h>
@@ -47,6 +52,10 @@
 .section	.rodata.cst4.kchacha_avx512_sixteen, "aM", @progbits, 4
 .align 4
 .Lsixteen:	.long	16
+
+.section	.rodata.cst4.kchacha_avx512_eight, "aM", @progbits, 4
+.align 4
+.Leight:	.long	8
 
 /*
  * the horizontal forms: counter offsets of the four lanes (of a ymm chain:
@@ -78,61 +87,59 @@
 .text
 
 /*
- * Four interleaved quarter rounds on vertical registers: the four columns,
- * or the four diagonals.
+ * Quarter rounds, any number of them interleaved: \q is one or more
+ * quadruples of registers a, b, c, d (vertical columns or diagonals, or the
+ * rows of horizontal chains).  Each step runs on every quadruple before the
+ * next step starts, so that independent quarter rounds overlap: \x += \y,
+ * \z ^= \x, \z <<<= \r, with (x, y, z) = (a, b, d) for \h = 0 and
+ * (c, d, b) for \h = 1.
  */
-.macro	qr4	a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3
-	vpaddd		\b0, \a0, \a0
-	vpaddd		\b1, \a1, \a1
-	vpaddd		\b2, \a2, \a2
-	vpaddd		\b3, \a3, \a3
-	vpxord		\a0, \d0, \d0
-	vpxord		\a1, \d1, \d1
-	vpxord		\a2, \d2, \d2
-	vpxord		\a3, \d3, \d3
-	vprold		$16, \d0, \d0
-	vprold		$16, \d1, \d1
-	vprold		$16, \d2, \d2
-	vprold		$16, \d3, \d3
+.macro	qadd	h, a, b, c, d, q:vararg
+.if \h
+	vpaddd		\d, \c, \c
+.else
+	vpaddd		\b, \a, \a
+.endif
+.ifnb \q
+	qadd		\h, \q
+.endif
+.endm
 
-	vpaddd		\d0, \c0, \c0
-	vpaddd		\d1, \c1, \c1
-	vpaddd		\d2, \c2, \c2
-	vpaddd		\d3, \c3, \c3
-	vpxord		\c0, \b0, \b0
-	vpxord		\c1, \b1, \b1
-	vpxord		\c2, \b2, \b2
-	vpxord		\c3, \b3, \b3
-	vprold		$12, \b0, \b0
-	vprold		$12, \b1, \b1
-	vprold		$12, \b2, \b2
-	vprold		$12, \b3, \b3
+.macro	qxor	h, a, b, c, d, q:vararg
+.if \h
+	vpxord		\c, \b, \b
+.else
+	vpxord		\a, \d, \d
+.endif
+.ifnb \q
+	qxor		\h, \q
+.endif
+.endm
 
-	vpaddd		\b0, \a0, \a0
-	vpaddd		\b1, \a1, \a1
-	vpaddd		\b2, \a2, \a2
-	vpaddd		\b3, \a3, \a3
-	vpxord		\a0, \d0, \d0
-	vpxord		\a1, \d1, \d1
-	vpxord		\a2, \d2, \d2
-	vpxord		\a3, \d3, \d3
-	vprold		$8, \d0, \d0
-	vprold		$8, \d1, \d1
-	vprold		$8, \d2, \d2
-	vprold		$8, \d3, \d3
+.macro	qrot	h, r, a, b, c, d, q:vararg
+.if \h
+	vprold		$\r, \b, \b
+.else
+	vprold		$\r, \d, \d
+.endif
+.ifnb \q
+	qrot		\h, \r, \q
+.endif
+.endm
 
-	vpaddd		\d0, \c0, \c0
-	vpaddd		\d1, \c1, \c1
-	vpaddd		\d2, \c2, \c2
-	vpaddd		\d3, \c3, \c3
-	vpxord		\c0, \b0, \b0
-	vpxord		\c1, \b1, \b1
-	vpxord		\c2, \b2, \b2
-	vpxord		\c3, \b3, \b3
-	vprold		$7, \b0, \b0
-	vprold		$7, \b1, \b1
-	vprold		$7, \b2, \b2
-	vprold		$7, \b3, \b3
+.macro	qround	q:vararg
+	qadd		0, \q
+	qxor		0, \q
+	qrot		0, 16, \q
+	qadd		1, \q
+	qxor		1, \q
+	qrot		1, 12, \q
+	qadd		0, \q
+	qxor		0, \q
+	qrot		0, 8, \q
+	qadd		1, \q
+	qxor		1, \q
+	qrot		1, 7, \q
 .endm
 
 /*
@@ -177,22 +184,6 @@
 	out64		%zmm24, (\k + 12)
 .endm
 
-/* One quarter round on the rows of a horizontal chain. */
-.macro	hqr	a, b, c, d
-	vpaddd		\b, \a, \a
-	vpxord		\a, \d, \d
-	vprold		$16, \d, \d
-	vpaddd		\d, \c, \c
-	vpxord		\c, \b, \b
-	vprold		$12, \b, \b
-	vpaddd		\b, \a, \a
-	vpxord		\a, \d, \d
-	vprold		$8, \d, \d
-	vpaddd		\d, \c, \c
-	vpxord		\c, \b, \b
-	vprold		$7, \b, \b
-.endm
-
 /*
  * Line the diagonals up as columns, and back: rows a, c and d move, by
  * one word down, one up and two, so that b, whose last rotate ends a
@@ -231,12 +222,13 @@
 
 /*
  * A chain's starting rows: rows 0-2 are the same in every chain (zmm16-18,
- * or ymm16-18 with \p = y), row 3 (\ctr) holds the chain's counters.
+ * or ymm16-18 with \p = y, or those numbered \r0..\r2), row 3 (\ctr)
+ * holds the chain's counters.
  */
-.macro	hinit	a, b, c, d, ctr, p=z
-	vmovdqa64	%\p\()mm16, \a
-	vmovdqa64	%\p\()mm17, \b
-	vmovdqa64	%\p\()mm18, \c
+.macro	hinit	a, b, c, d, ctr, p=z, r0=16, r1=17, r2=18
+	vmovdqa64	%\p\()mm\r0, \a
+	vmovdqa64	%\p\()mm\r1, \b
+	vmovdqa64	%\p\()mm\r2, \c
 	vmovdqa64	\ctr, \d
 .endm
 
@@ -335,9 +327,9 @@
 .endif
 	mov		ROUNDS, %eax
 .Lh\n\()_dround:
-	hchains		hqr, \n
+	hchains		qround, \n
 	hchains		hdiag, \n
-	hchains		hqr, \n
+	hchains		qround, \n
 	hchains		hundiag, \n
 	sub		$2, %eax
 	jnz		.Lh\n\()_dround
@@ -359,8 +351,8 @@
  * in both lanes of ymm16-18, row 3 of chain k with the counters
  * CTR + 2k + 0..1 in ymm(19 + k).
  */
-.macro	hyform	n
-.Lhy\n:
+.macro	hyform	n, pfx=, out=hyout
+.L\pfx\()hy\n:
 	vbroadcasti32x4	0x00(STATE), %ymm16
 	vbroadcasti32x4	0x10(STATE), %ymm17
 	vbroadcasti32x4	0x20(STATE), %ymm18
@@ -376,26 +368,34 @@
 	hinit		%ymm4, %ymm5, %ymm6, %ymm7, %ymm20, y
 .endif
 	mov		ROUNDS, %eax
-.Lhy\n\()_dround:
-	hchains		hqr, \n, y
+.L\pfx\()hy\n\()_dround:
+	hchains		qround, \n, y
 	hchains		hdiag, \n, y
-	hchains		hqr, \n, y
+	hchains		qround, \n, y
 	hchains		hundiag, \n, y
 	sub		$2, %eax
-	jnz		.Lhy\n\()_dround
+	jnz		.L\pfx\()hy\n\()_dround
 
-	hyout		0, 1, 2, 3, 19, 1, \n
+	\out		0, 1, 2, 3, 19, 1, \n
 .if \n > 1
-	hyout		4, 5, 6, 7, 20, 2, \n
+	\out		4, 5, 6, 7, 20, 2, \n
 .endif
+.endm
+
+/*
+ * The feed-forward of a ymm chain in ymm \a..\d: rows 0-2 from ymm \r0..\r2,
+ * its row 3 in ymm \ctr.
+ */
+.macro	hyadd	a, b, c, d, ctr, r0=16, r1=17, r2=18
+	vpaddd		%ymm\r0, %ymm\a, %ymm\a
+	vpaddd		%ymm\r1, %ymm\b, %ymm\b
+	vpaddd		%ymm\r2, %ymm\c, %ymm\c
+	vpaddd		%ymm\ctr, %ymm\d, %ymm\d
 .endm
 
 /* Chain \k's two blocks in ymm \a..\d out, of a ymm form of \n chains. */
 .macro	hyout	a, b, c, d, ctr, k, n
-	vpaddd		%ymm16, %ymm\a, %ymm\a
-	vpaddd		%ymm17, %ymm\b, %ymm\b
-	vpaddd		%ymm18, %ymm\c, %ymm\c
-	vpaddd		%ymm\ctr, %ymm\d, %ymm\d
+	hyadd		\a, \b, \c, \d, \ctr
 	y8gather	\a, \b, \c, \d
 	hput		%zmm\a
 .if \k == \n
@@ -422,9 +422,11 @@
  * ymm (\p = y, \n = 8): register i of zmm0-15 or ymm0-15 holds word i of
  * every block, register 16 the counters.  The state broadcast, the double
  * rounds, the feed-forward (embedded broadcasts {1to\n}) and the dword and
- * qword interleaves; registers 17 and 18 are scratch.
+ * qword interleaves; registers \t0 and \t1 are scratch.  With \chains, the
+ * rounds of that many horizontal ymm chains (ychains) run in the same
+ * loop.
  */
-.macro	vblocks	p, n
+.macro	vblocks	p, n, pfx=, chains=0, t0=17, t1=18
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 .if \i == 12
 	vmovdqa64	%\p\()mm16, %\p\()mm12
@@ -434,17 +436,25 @@
 .endr
 	mov		ROUNDS, %eax
 
-.L\p\n\()_dround:
-	qr4		%\p\()mm0, %\p\()mm4, %\p\()mm8, %\p\()mm12, \
+.L\pfx\p\n\()_dround:
+	qround		%\p\()mm0, %\p\()mm4, %\p\()mm8, %\p\()mm12, \
 			%\p\()mm1, %\p\()mm5, %\p\()mm9, %\p\()mm13, \
 			%\p\()mm2, %\p\()mm6, %\p\()mm10, %\p\()mm14, \
 			%\p\()mm3, %\p\()mm7, %\p\()mm11, %\p\()mm15
-	qr4		%\p\()mm0, %\p\()mm5, %\p\()mm10, %\p\()mm15, \
+.if \chains
+	ychains		qround, \chains
+	ychains		hdiag, \chains
+.endif
+	qround		%\p\()mm0, %\p\()mm5, %\p\()mm10, %\p\()mm15, \
 			%\p\()mm1, %\p\()mm6, %\p\()mm11, %\p\()mm12, \
 			%\p\()mm2, %\p\()mm7, %\p\()mm8, %\p\()mm13, \
 			%\p\()mm3, %\p\()mm4, %\p\()mm9, %\p\()mm14
+.if \chains
+	ychains		qround, \chains
+	ychains		hundiag, \chains
+.endif
 	sub		$2, %eax
-	jnz		.L\p\n\()_dround
+	jnz		.L\pfx\p\n\()_dround
 
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 .if \i == 12
@@ -455,13 +465,21 @@
 .endr
 
 	interleave4	%\p\()mm0, %\p\()mm1, %\p\()mm2, %\p\()mm3, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
 	interleave4	%\p\()mm4, %\p\()mm5, %\p\()mm6, %\p\()mm7, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
 	interleave4	%\p\()mm8, %\p\()mm9, %\p\()mm10, %\p\()mm11, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
 	interleave4	%\p\()mm12, %\p\()mm13, %\p\()mm14, %\p\()mm15, \
-			%\p\()mm17, %\p\()mm18
+			%\p\()mm\t0, %\p\()mm\t1
+.endm
+
+/* \op on the first \n (1 or 2) chains of the mixed forms (ymform). */
+.macro	ychains	op, n
+	\op		%ymm20, %ymm21, %ymm22, %ymm23
+.if \n > 1
+	\op		%ymm24, %ymm25, %ymm26, %ymm27
+.endif
 .endm
 
 /*
@@ -594,3 +612,397 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 .Lret:
 	RET
 SYM_FUNC_END(kchacha_avx512_xor)
+
+/*
+ * kchacha_avx512vl_xor(): the same instructions on 256-bit registers only,
+ * for the CPUs where 512-bit code lowers the clock.  Its own forms, chosen
+ * by length as in .Lvl_choose; every block leaves as two 32-byte halves,
+ * and a last partial block through a 32-bit byte opmask.
+ *
+ * Sixteen blocks a pass run vertically as two independent sets of eight,
+ * ymm0-15 and ymm16-31, one quarter-round step of all eight columns (or
+ * diagonals) at a time, so that eight independent dependency chains keep
+ * the vector units busy where the eight-block form has four.  All 32
+ * registers hold state, so the counters live in the frame and two words
+ * of the second set wait there while the first set is transposed; those
+ * two slots are wiped before returning.
+ */
+
+/* the frame: the two sets' counters, the two waiting words */
+#define YCTR(i)		(32*(i))(%rsp)
+#define YSPILL(i)	(64+32*(i))(%rsp)
+#define YFRAME		128
+
+/*
+ * Lane 0 of \a, \b, \c, \d holds words 0-3, 4-7, 8-11, 12-15 of one block,
+ * lane 1 those of another: the first block to ymm30 (bytes 0-31) and ymm31
+ * (bytes 32-63), the second to \b and \d.
+ */
+.macro	yhalves	a, b, c, d
+	vshufi32x4	$0, \b, \a, %ymm30
+	vshufi32x4	$3, \b, \a, \b
+	vshufi32x4	$0, \d, \c, %ymm31
+	vshufi32x4	$3, \d, \c, \d
+.endm
+
+/*
+ * The next block, bytes 0-31 in \lo and 32-63 in \hi, XORed into dst: a
+ * whole block, or the LEN < 64 bytes left through the masked tail, which
+ * takes the block in ymm30 and ymm31.  Done when LEN runs out.
+ */
+.macro	yput	lo, hi
+.ifnc \lo, %ymm30
+	vmovdqa64	\lo, %ymm30
+	vmovdqa64	\hi, %ymm31
+.endif
+	cmp		$64, LEN
+	jb		.Lvl_tail
+	vpxord		(SRC), \lo, \lo
+	vpxord		32(SRC), \hi, \hi
+	vmovdqu32	\lo, (DST)
+	vmovdqu32	\hi, 32(DST)
+	add		$64, SRC
+	add		$64, DST
+	sub		$64, LEN
+	jz		.Lvl_done
+.endm
+
+/* The last block of a form: LEN is 1..64, the masked tail takes it. */
+.macro	ylast	lo, hi
+	vmovdqa64	\lo, %ymm30
+	vmovdqa64	\hi, %ymm31
+	jmp		.Lvl_tail
+.endm
+
+/* Chain \k's two blocks out, of a ymm form of \n chains (see hyform). */
+.macro	yhout	a, b, c, d, ctr, k, n
+	hyadd		\a, \b, \c, \d, \ctr
+	yhalves		%ymm\a, %ymm\b, %ymm\c, %ymm\d
+	yput		%ymm30, %ymm31
+.if \k == \n
+	ylast		%ymm\b, %ymm\d
+.else
+	yput		%ymm\b, %ymm\d
+.endif
+.endm
+
+/*
+ * The eight blocks of a vertical ymm set out, in order; \w0..\w15 hold its
+ * words after the feed-forward and interleave4 (see vgroups for which
+ * group holds which blocks).  The last one through ylast if \last.
+ */
+.macro	yout8	w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, \
+		w14, w15, last
+	yhalves		\w2, \w6, \w10, \w14
+	yput		%ymm30, %ymm31
+	yhalves		\w3, \w7, \w11, \w15
+	yput		%ymm30, %ymm31
+	yhalves		\w0, \w4, \w8, \w12
+	yput		%ymm30, %ymm31
+	yhalves		\w1, \w5, \w9, \w13
+	yput		%ymm30, %ymm31
+	yput		\w6, \w14
+	yput		\w7, \w15
+	yput		\w4, \w12
+.if \last
+	ylast		\w5, \w13
+.else
+	yput		\w5, \w13
+.endif
+.endm
+
+/* A whole block, halves \lo and \hi, XORed into dst at block \blk. */
+.macro	yxor	lo, hi, blk
+	vpxord		(64 * \blk)(SRC), \lo, \lo
+	vpxord		(64 * \blk + 32)(SRC), \hi, \hi
+	vmovdqu32	\lo, (64 * \blk)(DST)
+	vmovdqu32	\hi, (64 * \blk + 32)(DST)
+.endm
+
+/*
+ * yout8 for a pass whose eight blocks are all wanted: at blocks \k..\k + 7
+ * from SRC and DST, no length checks.
+ */
+.macro	yout8all	w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, \
+			w13, w14, w15, k
+	yhalves		\w2, \w6, \w10, \w14
+	yxor		%ymm30, %ymm31, (\k + 0)
+	yxor		\w6, \w14, (\k + 4)
+	yhalves		\w3, \w7, \w11, \w15
+	yxor		%ymm30, %ymm31, (\k + 1)
+	yxor		\w7, \w15, (\k + 5)
+	yhalves		\w0, \w4, \w8, \w12
+	yxor		%ymm30, %ymm31, (\k + 2)
+	yxor		\w4, \w12, (\k + 6)
+	yhalves		\w1, \w5, \w9, \w13
+	yxor		%ymm30, %ymm31, (\k + 3)
+	yxor		\w5, \w13, (\k + 7)
+.endm
+
+/*
+ * A vertical set of eight blocks: \r holds word \i, the registers after it
+ * words \i + 1 and on.  ybcast broadcasts each word from the state, word
+ * 12 (the counters) from \ctr; yff adds the same back.
+ */
+.macro	ybcast	i, ctr, r, regs:vararg
+.if \i == 12
+	vmovdqa64	\ctr, \r
+.else
+	vpbroadcastd	(4 * \i)(STATE), \r
+.endif
+.ifnb \regs
+	ybcast		(\i + 1), \ctr, \regs
+.endif
+.endm
+
+.macro	yff	i, ctr, r, regs:vararg
+.if \i == 12
+	vpaddd		\ctr, \r, \r
+.else
+	vpaddd		(4 * \i)(STATE){1to8}, \r, \r
+.endif
+.ifnb \regs
+	yff		(\i + 1), \ctr, \regs
+.endif
+.endm
+
+/*
+ * Nine to twelve blocks: eight vertical ones (CTR .. CTR + 7, as in
+ * vblocks) and \n horizontal chains of two (from CTR + 8) in the same
+ * loop, the chains' latency hidden under the vertical blocks' throughput.
+ * The chains: rows 0-2 in ymm17-19, chain k in ymm(16 + 4k)..(19 + 4k),
+ * its row 3 with its counters in ymm(27 + k).  Only for more than 512
+ * bytes: the vertical blocks are all whole.
+ */
+.macro	ymform	n
+.Lvl_m\n:
+	vpbroadcastd	CTR, %ymm16
+	vpaddd		.Llanes(%rip), %ymm16, %ymm16
+	vbroadcasti32x4	0x00(STATE), %ymm17
+	vbroadcasti32x4	0x10(STATE), %ymm18
+	vbroadcasti32x4	0x20(STATE), %ymm19
+	vbroadcasti32x4	0x30(STATE), %ymm23
+	mov		CTR, %r10d
+	add		$8, %r10d
+	vpbroadcastd	%r10d, %ymm28
+	vpternlogd	$0xd8, .Lword0(%rip), %ymm28, %ymm23
+	vpaddd		.Lhlanes(%rip), %ymm23, %ymm28
+.if \n > 1
+	vpaddd		.Lhlanes+32(%rip), %ymm23, %ymm29
+.endif
+	hinit		%ymm20, %ymm21, %ymm22, %ymm23, %ymm28, y, 17, 18, 19
+.if \n > 1
+	hinit		%ymm24, %ymm25, %ymm26, %ymm27, %ymm29, y, 17, 18, 19
+.endif
+	vblocks		y, 8, vl_m\n\()_, \n, 30, 31
+	yout8all	%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7, \
+			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
+			%ymm15, 0
+	add		$512, SRC
+	add		$512, DST
+	sub		$512, LEN
+	hyadd		20, 21, 22, 23, 28, 17, 18, 19
+	yhalves		%ymm20, %ymm21, %ymm22, %ymm23
+	yput		%ymm30, %ymm31
+.if \n == 1
+	ylast		%ymm21, %ymm23
+.else
+	yput		%ymm21, %ymm23
+	hyadd		24, 25, 26, 27, 29, 17, 18, 19
+	yhalves		%ymm24, %ymm25, %ymm26, %ymm27
+	yput		%ymm30, %ymm31
+	ylast		%ymm25, %ymm27
+.endif
+.endm
+
+/*
+ * The second set of the sixteen-block form ready to put out: its words 14
+ * and 15 back from the frame into ymm14 and ymm15 (free once the first
+ * set is out), the feed-forward and the interleaves.
+ */
+.macro	y16second
+	vmovdqa64	YSPILL(0), %ymm14
+	vmovdqa64	YSPILL(1), %ymm15
+	yff		0, YCTR(1), %ymm16, %ymm17, %ymm18, %ymm19, %ymm20, \
+			%ymm21, %ymm22, %ymm23, %ymm24, %ymm25, %ymm26, \
+			%ymm27, %ymm28, %ymm29, %ymm14, %ymm15
+	interleave4	%ymm16, %ymm17, %ymm18, %ymm19, %ymm30, %ymm31
+	interleave4	%ymm20, %ymm21, %ymm22, %ymm23, %ymm30, %ymm31
+	interleave4	%ymm24, %ymm25, %ymm26, %ymm27, %ymm30, %ymm31
+	interleave4	%ymm28, %ymm29, %ymm14, %ymm15, %ymm30, %ymm31
+.endm
+
+/*
+ * void kchacha_avx512vl_xor(const u32 *state, u8 *dst, const u8 *src,
+ *			     unsigned int len, int nrounds)
+ */
+SYM_TYPED_FUNC_START(kchacha_avx512vl_xor)
+	test		LEN32, LEN32
+	jz		.Lvl_ret
+	push		%rbp
+	mov		%rsp, %rbp
+	sub		$YFRAME, %rsp
+	and		$~31, %rsp
+	mov		LEN32, LEN32
+	mov		48(STATE), CTR
+
+	/*
+	 * The form for the LEN bytes left:
+	 *
+	 *	   1 ..  128 bytes: one horizontal chain of two blocks;
+	 *	 129 ..  256 bytes: two such chains;
+	 *	 257 ..  512 bytes: eight vertical blocks;
+	 *	 513 ..  640 bytes: eight vertical blocks and one chain of two,
+	 *			    in one loop;
+	 *	 641 ..  768 bytes: eight vertical blocks and two chains;
+	 *	 769 and up:	    sixteen vertical blocks in two sets of
+	 *			    eight, repeated while 1024 bytes or more
+	 *			    are left.
+	 *
+	 * Up to four blocks are bound by the latency of one chain's rounds;
+	 * from five, by the vector units' throughput, where the vertical
+	 * forms need no diagonal shuffles.  The mixed forms hide a chain's
+	 * latency under eight vertical blocks' throughput: on Intel (three
+	 * vector ports) sixteen vertical blocks cost twice eight, and eight
+	 * plus a chain far less (llvm-mca: 42 against 64 cycles a double
+	 * round on Skylake-X).
+	 */
+.Lvl_choose:
+	cmp		$128, LEN
+	jbe		.Lvl_hy1
+	cmp		$256, LEN
+	jbe		.Lvl_hy2
+	cmp		$512, LEN
+	jbe		.Lvl_y8
+	cmp		$640, LEN
+	jbe		.Lvl_m1
+	cmp		$768, LEN
+	jbe		.Lvl_m2
+
+	vpbroadcastd	CTR, %ymm0
+	vpaddd		.Llanes(%rip), %ymm0, %ymm0
+	vpaddd		.Leight(%rip){1to8}, %ymm0, %ymm1
+	vmovdqa		%ymm0, YCTR(0)
+	vmovdqa		%ymm1, YCTR(1)
+.Lvl_y16_pass:
+	ybcast		0, YCTR(0), %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, \
+			%ymm6, %ymm7, %ymm8, %ymm9, %ymm10, %ymm11, %ymm12, \
+			%ymm13, %ymm14, %ymm15
+	ybcast		0, YCTR(1), %ymm16, %ymm17, %ymm18, %ymm19, %ymm20, \
+			%ymm21, %ymm22, %ymm23, %ymm24, %ymm25, %ymm26, \
+			%ymm27, %ymm28, %ymm29, %ymm30, %ymm31
+	mov		ROUNDS, %eax
+.Lvl_y16_dround:
+	qround		%ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13, \
+			%ymm2, %ymm6, %ymm10, %ymm14, %ymm3, %ymm7, %ymm11, %ymm15, \
+			%ymm16, %ymm20, %ymm24, %ymm28, %ymm17, %ymm21, %ymm25, %ymm29, \
+			%ymm18, %ymm22, %ymm26, %ymm30, %ymm19, %ymm23, %ymm27, %ymm31
+	qround		%ymm0, %ymm5, %ymm10, %ymm15, %ymm1, %ymm6, %ymm11, %ymm12, \
+			%ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14, \
+			%ymm16, %ymm21, %ymm26, %ymm31, %ymm17, %ymm22, %ymm27, %ymm28, \
+			%ymm18, %ymm23, %ymm24, %ymm29, %ymm19, %ymm20, %ymm25, %ymm30
+	sub		$2, %eax
+	jnz		.Lvl_y16_dround
+
+	/*
+	 * The first set out, words 14 and 15 of the second waiting; a
+	 * whole pass at fixed offsets, one that ends inside its blocks
+	 * block by block up to LEN.
+	 */
+	vmovdqa64	%ymm30, YSPILL(0)
+	vmovdqa64	%ymm31, YSPILL(1)
+	yff		0, YCTR(0), %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, \
+			%ymm6, %ymm7, %ymm8, %ymm9, %ymm10, %ymm11, %ymm12, \
+			%ymm13, %ymm14, %ymm15
+	interleave4	%ymm0, %ymm1, %ymm2, %ymm3, %ymm30, %ymm31
+	interleave4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm30, %ymm31
+	interleave4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm30, %ymm31
+	interleave4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm30, %ymm31
+	cmp		$1024, LEN
+	jb		.Lvl_y16_last
+	yout8all	%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7, \
+			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
+			%ymm15, 0
+	y16second
+	yout8all	%ymm16, %ymm17, %ymm18, %ymm19, %ymm20, %ymm21, %ymm22, \
+			%ymm23, %ymm24, %ymm25, %ymm26, %ymm27, %ymm28, %ymm29, \
+			%ymm14, %ymm15, 8
+
+	vmovdqa		YCTR(0), %ymm0
+	vmovdqa		YCTR(1), %ymm1
+	vpaddd		.Lsixteen(%rip){1to8}, %ymm0, %ymm0
+	vpaddd		.Lsixteen(%rip){1to8}, %ymm1, %ymm1
+	vmovdqa		%ymm0, YCTR(0)
+	vmovdqa		%ymm1, YCTR(1)
+	add		$16, CTR
+	add		$1024, SRC
+	add		$1024, DST
+	sub		$1024, LEN
+	jz		.Lvl_done
+	cmp		$1024, LEN
+	jae		.Lvl_y16_pass
+	jmp		.Lvl_choose
+
+.Lvl_y16_last:
+	yout8		%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7, \
+			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
+			%ymm15, 0
+	y16second
+	yout8		%ymm16, %ymm17, %ymm18, %ymm19, %ymm20, %ymm21, %ymm22, \
+			%ymm23, %ymm24, %ymm25, %ymm26, %ymm27, %ymm28, %ymm29, \
+			%ymm14, %ymm15, 1
+
+	/* eight vertical blocks, the counters in ymm16 */
+.Lvl_y8:
+	vpbroadcastd	CTR, %ymm16
+	vpaddd		.Llanes(%rip), %ymm16, %ymm16
+	vblocks		y, 8, vl_
+	cmp		$512, LEN
+	jb		.Lvl_y8_last
+	yout8all	%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7, \
+			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
+			%ymm15, 0
+	jmp		.Lvl_done
+.Lvl_y8_last:
+	yout8		%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7, \
+			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
+			%ymm15, 1
+
+	ymform		1
+	ymform		2
+	hyform		1, vl_, yhout
+	hyform		2, vl_, yhout
+
+	/*
+	 * The last LEN (1..64) bytes, keystream in ymm30 (bytes 0-31) and
+	 * ymm31: a whole first half, then through an opmask with the low LEN
+	 * bits set (all ones shifted right by 64 - LEN, mod 64).
+	 */
+.Lvl_tail:
+	cmp		$32, LEN
+	jb		.Lvl_tail_masked
+	vpxord		(SRC), %ymm30, %ymm30
+	vmovdqu32	%ymm30, (DST)
+	add		$32, SRC
+	add		$32, DST
+	sub		$32, LEN
+	jz		.Lvl_done
+	vmovdqa64	%ymm31, %ymm30
+.Lvl_tail_masked:
+	mov		$-1, %rax
+	neg		%ecx
+	shr		%cl, %rax
+	kmovq		%rax, %k1
+	vmovdqu8	(SRC), %ymm31{%k1}{z}
+	vpxord		%ymm31, %ymm30, %ymm30
+	vmovdqu8	%ymm30, (DST){%k1}
+
+.Lvl_done:
+	vpxor		%xmm0, %xmm0, %xmm0
+	vmovdqa		%ymm0, YSPILL(0)
+	vmovdqa		%ymm0, YSPILL(1)
+	vzeroupper
+	leave
+.Lvl_ret:
+	RET
+SYM_FUNC_END(kchacha_avx512vl_xor)

@@ -58,8 +58,12 @@ static bool kchacha_avx2_ok(void)
 }
 
 /*
- * The AVX-512 entry takes its HChaCha from the AVX2 code; its partial
- * blocks go through byte opmasks (AVX512BW).
+ * Both AVX-512 entries, the zmm one and the ymm-only one, take their
+ * HChaCha from the AVX2 code; their partial blocks go through byte opmasks
+ * (AVX512BW, the opmask state).  The ymm code needs the same OS state as
+ * the zmm code: it uses ymm16-31 (the Hi16_ZMM state), and its EVEX writes
+ * clear the upper halves of zmm0-15 (ZMM_Hi256); the architecture enables
+ * those two and the opmask state only together (XCR0 bits 5-7).
  */
 static bool kchacha_avx512_ok(void)
 {
@@ -111,7 +115,8 @@ static bool kchacha_neon_ok(void)
  * - a walksize that does not divide the page (5 blocks, 320) turns every
  *   page-aligned crossing into a slow step: 12 per 64 KiB of whole pages.
  * So each walksize is the widest batch rounded down to a power of two, at
- * most PAGE_SIZE / 8 (the crypto API's limit): 64, 256, 512, 512 and 256.
+ * most PAGE_SIZE / 8 (the crypto API's limit): 64, 256, 512, 512, 512
+ * and 256.
  */
 const struct kchacha_impl kchacha_impls[] = {
 	GENERIC_IMPL,
@@ -138,13 +143,30 @@ const struct kchacha_impl kchacha_impls[] = {
 		.hchacha = kchacha_avx2_hchacha,
 		.simd = true,
 	},
+	/*
+	 * The ranking rule of the two AVX-512 entries, the one place it is
+	 * made: where zmm code is preferred, avx512 (zmm) is the default and
+	 * avx512vl (the same instructions on ymm registers only) ranks
+	 * between avx2 and it.  Where it is not (kchacha_zmm_lowers_clock():
+	 * Intel CPUs whose core clock drops for some milliseconds after
+	 * 512-bit instructions, slowing whatever runs next; the prefer_ymm
+	 * parameter overrides), avx512vl is the default and avx512 ranks
+	 * between ssse3 and avx2, used only when asked for by name.  max_isa
+	 * takes them in table order: avx512vl caps at ymm registers.
+	 */
 	{
-		/*
-		 * On Skylake-SP/X, zmm code lowers the clock of the whole
-		 * core for some milliseconds, slowing whatever runs next:
-		 * there it ranks between ssse3 and avx2, so avx2 is the
-		 * default and avx512 is used only when asked for by name.
-		 */
+		.name = "avx512vl",
+		.priority = 325,
+		.zmm_slow_priority = 330,
+		.walksize = 8 * KCHACHA_BLOCK_SIZE,
+		.simd_min = KCHACHA_X86_SIMD_MIN,
+		.batch = 16,
+		.cpu_ok = kchacha_avx512_ok,
+		.xor = kchacha_avx512vl_xor,
+		.hchacha = kchacha_avx2_hchacha,
+		.simd = true,
+	},
+	{
 		.name = "avx512",
 		.priority = 330,
 		.zmm_slow_priority = 315,

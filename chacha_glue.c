@@ -88,7 +88,29 @@ struct kchacha_ctx {
 static char *max_isa;
 module_param(max_isa, charp, 0444);
 MODULE_PARM_DESC(max_isa,
-		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512 (x86_64) or generic < neon (arm64, arm); default: every one the CPU supports");
+		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512vl < avx512 (x86_64) or generic < neon (arm64, arm); default: every one the CPU supports");
+
+#ifdef CONFIG_X86
+/*
+ * Which AVX-512 drivers rank first (the rule: kchacha_impls[]); resolved
+ * at load, so that sysfs shows the value in force.
+ */
+static int prefer_ymm = -1;
+module_param(prefer_ymm, int, 0444);
+MODULE_PARM_DESC(prefer_ymm,
+		 "Rank the ymm-only avx512vl drivers first and the zmm avx512 ones below avx2: 1 yes, 0 no, -1 (default) where the kernel says 512-bit code lowers this CPU's clock (X86_FEATURE_PREFER_YMM, or the Skylake-X model on kernels without it); reads 0 or 1 once loaded");
+
+static void kchacha_resolve_prefer_ymm(void)
+{
+	prefer_ymm = prefer_ymm < 0 ? kchacha_zmm_lowers_clock() : !!prefer_ymm;
+}
+#else
+static const int prefer_ymm;
+
+static void kchacha_resolve_prefer_ymm(void)
+{
+}
+#endif
 
 #ifdef KCHACHA_TEST
 /* Fault injection for the tests of the load path: test builds only. */
@@ -165,10 +187,14 @@ static void kchacha_exit_tfm(struct crypto_skcipher *tfm)
 	memzero_explicit(ctx, sizeof(*ctx));
 }
 
-/* The cra_priority of @impl's skciphers on this CPU. */
+/*
+ * The cra_priority of @impl's skciphers on this CPU: where zmm code is not
+ * preferred (prefer_ymm), the other order of the AVX-512 entries (see
+ * kchacha_impls[]).
+ */
 static int kchacha_priority(const struct kchacha_impl *impl)
 {
-	if (impl->zmm_slow_priority && kchacha_zmm_lowers_clock())
+	if (impl->zmm_slow_priority && prefer_ymm)
 		return impl->zmm_slow_priority;
 	return impl->priority;
 }
@@ -399,6 +425,7 @@ static int __init kchacha_mod_init(void)
 
 	if (max < 0)
 		return max;
+	kchacha_resolve_prefer_ymm();
 
 	/*
 	 * The crypto API loads stdrng providers only when none is registered:

@@ -47,8 +47,8 @@ typedef void (*kchacha_hchacha_fn)(const u32 *state, u32 *out, int nrounds);
  * @name: suffix of every driver name, "<alg>-kchacha-<name>"
  * @priority: cra_priority of its skciphers; its rng ranks in the same order
  * @zmm_slow_priority: if not 0, its cra_priority instead of @priority on
- *	CPUs where 512-bit instructions lower the core clock (Intel
- *	Skylake-SP/X), below the AVX2 implementation there
+ *	CPUs where zmm code is not preferred (kchacha_zmm_lowers_clock(),
+ *	or the prefer_ymm parameter); see kchacha_impls[] for the rule
  * @walksize: the skcipher walksize: the widest batch rounded down to a
  *	power of two, at most PAGE_SIZE / 8 (see kchacha_impls[])
  * @simd_min: requests shorter than this go to the C core, which is faster
@@ -87,6 +87,8 @@ void kchacha_avx2_xor(const u32 *state, u8 *dst, const u8 *src,
 void kchacha_avx2_hchacha(const u32 *state, u32 *out, int nrounds);
 void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
 			unsigned int len, int nrounds);
+void kchacha_avx512vl_xor(const u32 *state, u8 *dst, const u8 *src,
+			  unsigned int len, int nrounds);
 void kchacha_neon_xor(const u32 *state, u8 *dst, const u8 *src,
 		      unsigned int len, int nrounds);
 void kchacha_neon_hchacha(const u32 *state, u32 *out, int nrounds);

@@ -158,12 +158,17 @@ static inline void kchacha_simd_end(struct kchacha_simd *simd)
 #include <asm/processor.h>
 
 /*
- * kchacha_zmm_lowers_clock() - true on CPUs where 512-bit instructions
- * lower the core clock enough that ymm code is the better default: Intel
- * Skylake-SP/X.  Kernels that know it mark them X86_FEATURE_PREFER_YMM;
- * before that, the in-tree poly1305 glue tests the model, as here
- * (<asm/cpu_device_id.h> brings the model names, and on 6.10+ VFM_MAKE).
- * The macros each kernel defines decide, not its version number.
+ * kchacha_zmm_lowers_clock() - true on CPUs where the kernel says 512-bit
+ * instructions lower the core clock enough that ymm code is the better
+ * default.  Kernels that define X86_FEATURE_PREFER_YMM (6.13 and later)
+ * set it on Intel Skylake-SP/X (and Cascade Lake, Cooper Lake: the same
+ * model), Ice Lake (client, -SP, -D) and Tiger Lake.  Before that only
+ * Skylake-SP/X is avoided, by its model, as the in-tree poly1305 glue of
+ * those kernels does (<asm/cpu_device_id.h> brings the model names, and on
+ * 6.10+ VFM_MAKE).  That older list is not extended to Ice Lake and Tiger
+ * Lake here: kchacha follows the kernel it runs on, whose own zmm code
+ * runs on them there, and the prefer_ymm parameter lets their users
+ * choose.  The macros each kernel defines decide, not its version number.
  */
 static inline bool kchacha_zmm_lowers_clock(void)
 {

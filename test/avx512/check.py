@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """
-check.py HARNESS [--seed N] [--stop]: kchacha_avx512_xor() tested under
-emulation (emu.py), for machines without AVX-512.
+check.py HARNESS [--seed N] [--stop]: kchacha_avx512_xor() and
+kchacha_avx512vl_xor() tested under emulation (emu.py), for machines
+without AVX-512.
 
-HARNESS is test/avx512/harness.c linked with the two assembly cores.  In
+HARNESS is test/avx512/harness.c linked with the two assembly files.  In
 order:
 
  1. the reference here, a plain RFC 8439 ChaCha, against the RFC's own
@@ -14,18 +15,19 @@ order:
     every 64-byte boundary to 1088 bytes, and the emulated output compared
     with both; without AVX2 on this CPU the native comparison is skipped,
     loudly;
- 3. kchacha_avx512_xor() emulated: every length 0..1088 (each of its
-    forms for what follows the sixteen-block passes, whole and with every
-    partial last block, and the first pass), two bytes either side of
-    every 64-byte boundary to 2 KiB + 64, every tail length 0..320 after
-    one zmm pass, each side of every 1 KiB boundary to 4 KiB (with all
-    three round counts) and a few long lengths; 20, 12 and 8 rounds;
-    counters crossing 2^32 inside the first or the second zmm pass, at a
-    pass boundary and in the forms after the passes; in place and
-    out of place, source and destination mostly misaligned, the state at
-    any 4-byte alignment; %rsp at each 8-byte offset modulo 64 on entry.
-    Natively too, where the CPU has AVX-512F;
- 4. coverage: every instruction of both functions ran at least once.
+ 3. kchacha_avx512_xor() (zmm) and kchacha_avx512vl_xor() (ymm only)
+    emulated, each: every length 0..1088 (each of its forms for what
+    follows the sixteen-block passes, whole and with every partial last
+    block, and the first pass), two bytes either side of every 64-byte
+    boundary to 2 KiB + 64, every tail length 0..320 after one pass, each
+    side of every 1 KiB boundary to 4 KiB (with all three round counts)
+    and a few long lengths; 20, 12 and 8 rounds; counters crossing 2^32
+    inside the first or the second pass, at a pass boundary and in the
+    forms after the passes; in place and out of place, source and
+    destination mostly misaligned, the state at any 4-byte alignment;
+    %rsp at each 8-byte offset modulo 64 on entry.  Natively too, where
+    the CPU has AVX-512F, VL and BW;
+ 4. coverage: every instruction of the three functions ran at least once.
 
 Every case of 2 and 3 is checked for: output equal to the reference; no
 read outside the state, src[0..len), .rodata and the function's own stack
@@ -33,7 +35,8 @@ frame, no write outside dst[0..len) and the frame, no stack access below
 %rsp, no read of stack nobody wrote, no misaligned aligned access (all
 enforced by emu.Memory and emu.CPU); the state unchanged; %rsp, %rbx, %rbp
 and %r12-%r15 as on entry and a return to the caller; no key word and no
-keystream left on the stack; the upper halves of ymm/zmm0-15 clean on
+keystream and no state after the rounds (two adjacent words of it) left on
+the stack; the upper halves of ymm/zmm0-15 clean on
 return if they were on entry (vzeroupper).  The other registers hold random
 values on entry, as do the upper 32 bits of the 32-bit arguments len and
 nrounds.
@@ -52,7 +55,10 @@ import emu  # noqa: E402
 
 M32 = (1 << 32) - 1
 AVX512 = 'kchacha_avx512_xor'
+AVX512VL = 'kchacha_avx512vl_xor'
 AVX2 = 'kchacha_avx2_xor'
+# the harness's name for each function
+ISA = {AVX2: 'avx2', AVX512: 'avx512', AVX512VL: 'avx512vl'}
 
 # ---- the reference: RFC 8439 section 2, nothing shared with the module -----
 
@@ -232,12 +238,34 @@ def emulate(cpu, case):
             errors.append('keystream (bytes %d..%d) left on the stack' %
                           (off, off + 15))
             break
+    # the state after the rounds, before the feed-forward (with the
+    # keystream it gives the key): any two words of it next to each other
+    # on the stack, as a block's words or one word of two blocks in turn
+    pre = []
+    for b in range(len(ks) // 64):
+        st = list(case.state)
+        st[12] = (st[12] + b) & M32
+        out = struct.unpack_from('<16I', ks, 64 * b)
+        pre.append([(out[i] - st[i]) & M32 for i in range(16)])
+    pairs = {}
+    for b, words in enumerate(pre):
+        for i in range(16):
+            if i < 15:
+                pairs[struct.pack('<2I', words[i], words[i + 1])] = (b, i)
+            if b + 1 < len(pre):
+                pairs[struct.pack('<2I', words[i], pre[b + 1][i])] = (b, i)
+    for off in range(0, len(frame) - 7, 4):
+        hit = pairs.get(frame[off:off + 8])
+        if hit:
+            errors.append('state after the rounds (block %d, word %d) left '
+                          'on the stack' % hit)
+            break
     return errors
 
 
 def run_native(harness, fn, cases):
     """The harness's outputs for cases, or None if the CPU lacks the ISA."""
-    isa = 'avx512' if fn == AVX512 else 'avx2'
+    isa = ISA[fn]
     r = subprocess.run([harness, isa], input=b''.join(c.native_record() for c in cases),
                        capture_output=True)
     if r.returncode == 77:
@@ -274,8 +302,9 @@ def avx2_cases(rng):
     return cases
 
 
-def avx512_cases(rng):
-    """kchacha_avx512_xor; see the header."""
+def avx512_cases(rng, fn):
+    """kchacha_avx512_xor or kchacha_avx512vl_xor (both run 1024-byte
+    passes); see the header."""
     lengths = set(range(1089))                  # every form, every tail
     lengths |= around(range(0, 2 * 1024 + 65, 64), (-2, -1, 0, 1, 2))
     lengths |= set(range(1024, 1024 + 321))     # every tail after a pass
@@ -300,7 +329,7 @@ def avx512_cases(rng):
             else:                  # at the end of the first pass exactly
                 ctr = (1 << 32) - 16
             aligned = i % 7 == 0
-            cases.append(Case(AVX512, n, rounds, ctr, i % 2 == 1,
+            cases.append(Case(fn, n, rounds, ctr, i % 2 == 1,
                               0 if aligned else rng.randrange(64),
                               0 if aligned else rng.randrange(64),
                               8 * (1 + i % 8), (i // 2) % 2 == 1, rng))
@@ -309,7 +338,7 @@ def avx512_cases(rng):
 
 
 def wraps_in_zmm_pass(c):
-    """The counter crosses 2^32 between two lanes of one zmm pass."""
+    """The counter crosses 2^32 between two blocks of one 16-block pass."""
     return any(c.ctr + 16 * p < 1 << 32 < c.ctr + 16 * p + 16
                for p in range(c.length // 1024))
 
@@ -363,7 +392,7 @@ def main():
     print('reference: RFC 8439 2.3.2 and 2.4.2 outputs ok')
 
     try:
-        cpu = emu.CPU(harness, [AVX512, AVX2])
+        cpu = emu.CPU(harness, [AVX512, AVX512VL, AVX2])
     except emu.EmuError as e:
         print('FAIL the emulator cannot run this code: %s' % e)
         return 1
@@ -386,30 +415,32 @@ def main():
             '%d DISAGREE: the emulator is wrong' % bad))
     print('%s emulated, %d cases: %d failed' % (AVX2, len(cases), len(failed)))
 
-    # 3: the AVX-512 code
-    cpu.counts.clear()
-    cases = avx512_cases(rng)
-    failed = run_cases(cpu, cases, stop)
-    fails += len(failed)
-    if failed and stop:
-        return 1
-    print('%s emulated, %d cases (lengths 0..%d, %d partial last blocks '
-          'through the opmask, %d with the counter crossing 2^32 inside a '
-          'zmm pass): %d failed' % (
-              AVX512, len(cases), max(c.length for c in cases),
-              cpu.counts.get('kmovq', 0),
-              sum(map(wraps_in_zmm_pass, cases)), len(failed)))
-    bad = compare_native(harness, AVX512, cases, stop)
-    if bad is None:
-        print('(this CPU lacks AVX-512F: no native comparison for %s)' % AVX512)
-    else:
-        fails += bad
-        print('%s emulated and on this CPU: %s' % (
-            AVX512, 'the emulator agrees with the CPU' if not bad else
-            '%d cases DISAGREE' % bad))
+    # 3: the AVX-512 code, zmm and ymm-only
+    for fn in (AVX512, AVX512VL):
+        cpu.counts.clear()
+        cases = avx512_cases(rng, fn)
+        failed = run_cases(cpu, cases, stop)
+        fails += len(failed)
+        if failed and stop:
+            return 1
+        print('%s emulated, %d cases (lengths 0..%d, %d partial last blocks '
+              'through the opmask, %d with the counter crossing 2^32 inside a '
+              '16-block pass): %d failed' % (
+                  fn, len(cases), max(c.length for c in cases),
+                  cpu.counts.get('kmovq', 0),
+                  sum(map(wraps_in_zmm_pass, cases)), len(failed)))
+        bad = compare_native(harness, fn, cases, stop)
+        if bad is None:
+            print('(this CPU lacks AVX-512F/VL/BW: no native comparison for '
+                  '%s)' % fn)
+        else:
+            fails += bad
+            print('%s emulated and on this CPU: %s' % (
+                fn, 'the emulator agrees with the CPU' if not bad else
+                '%d cases DISAGREE' % bad))
 
     # 4: coverage
-    for fn in (AVX512, AVX2):
+    for fn in (AVX512, AVX512VL, AVX2):
         lo, hi = cpu.ranges[fn]
         code = [a for a in cpu.code if lo <= a < hi]
         missed = [a for a in code if a not in cpu.executed]

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The program test/avx512/emu.py emulates, and the native half of its
- * cross-check.  emu.py decodes kchacha_avx512_xor() and kchacha_avx2_xor()
- * from this executable; run as
+ * cross-check.  emu.py decodes kchacha_avx512_xor(), kchacha_avx512vl_xor()
+ * and kchacha_avx2_xor() from this executable; run as
  *
- *	avx512_harness avx2|avx512 <cases >outputs
+ *	avx512_harness avx2|avx512|avx512vl <cases >outputs
  *
  * it runs the named function natively on each case read from stdin and
  * writes its output, so that the emulated and the real execution of the
@@ -35,18 +35,24 @@ int main(int argc, char **argv)
 	u8 *src_buf, *dst_buf;
 	u32 state[16], saved[16], hdr[5];
 
-	if (argc != 2 || (strcmp(argv[1], "avx2") && strcmp(argv[1], "avx512"))) {
-		fprintf(stderr, "usage: %s avx2|avx512 <cases >outputs\n", argv[0]);
+	if (argc != 2 || (strcmp(argv[1], "avx2") &&
+			  strcmp(argv[1], "avx512") &&
+			  strcmp(argv[1], "avx512vl"))) {
+		fprintf(stderr, "usage: %s avx2|avx512|avx512vl <cases >outputs\n",
+			argv[0]);
 		return 2;
 	}
 	__builtin_cpu_init();
 	if (!__builtin_cpu_supports("avx2"))
 		return 77;
 	fn = kchacha_avx2_xor;
-	if (!strcmp(argv[1], "avx512")) {
-		if (!__builtin_cpu_supports("avx512f"))
+	if (strcmp(argv[1], "avx2")) {
+		if (!__builtin_cpu_supports("avx512f") ||
+		    !__builtin_cpu_supports("avx512vl") ||
+		    !__builtin_cpu_supports("avx512bw"))
 			return 77;
-		fn = kchacha_avx512_xor;
+		fn = strcmp(argv[1], "avx512") ? kchacha_avx512vl_xor :
+		     kchacha_avx512_xor;
 	}
 	while (fread(state, 1, sizeof(state), stdin) == sizeof(state)) {
 		u8 *src, *dst;

@@ -19,6 +19,10 @@ afalg_sysctl=/proc/sys/crypto/af_alg_restrict
 afalg_was=
 if [ -e $afalg_sysctl ]; then
 	afalg_was=$(cat $afalg_sysctl)
+	# the boot value: init.sh's $af_alg_default where it lifted it before
+	d=${af_alg_default:-$afalg_was}
+	[ "$d" = 1 ] && ok "af_alg_restrict is 1 by default" ||
+		no "af_alg_restrict is 1 by default (got $d)"
 	echo 1 > $afalg_sysctl
 	run kctest refused skcipher chacha20 xchacha20 xchacha12 \
 		chacha20-kchacha-$top xchacha12-kchacha-$top

@@ -52,14 +52,36 @@ top_stdrng() {
 		/^selftest/ && n == "stdrng" && $3 == "passed" && p > m { m = p; t = d }
 		END { print t }' /proc/crypto
 }
-# the kernel's own driver of an algorithm, to compare kchacha's with: its
-# lowest ranked one (xchacha12-generic on 6.x, xchacha12-lib on 7.x)
-ref_driver() {
-	awk -v n="$1" '/^name/ { c = $3 } /^driver/ { d = $3 }
-		/^priority/ && c == n && d !~ /-kchacha-/ && (r == "" || $3 < m) {
-			m = $3; r = d }
+# the in-tree driver an algorithm is compared with: the lowest-priority
+# one that is not kchacha's, its self-test passed, not internal
+# (chacha20-generic on 6.1 and 6.12, chacha20-lib on 7.x)
+ref_of() {
+	awk -v n="$1" 'BEGIN { RS = "" }
+		{ name = drv = prio = st = intl = ""
+		  for (i = 1; i <= NF; i++) {
+			if ($i == "name") name = $(i + 2)
+			else if ($i == "driver") drv = $(i + 2)
+			else if ($i == "priority") prio = $(i + 2)
+			else if ($i == "selftest") st = $(i + 2)
+			else if ($i == "internal") intl = $(i + 2) } }
+		name == n && drv !~ /-kchacha-/ && st == "passed" && intl != "yes" &&
+		(r == "" || prio + 0 < m) { m = prio + 0; r = drv }
 		END { print r }' /proc/crypto
 }
+# the driver the crypto API picks for an algorithm: the highest priority
+top_of() {
+	awk -v n="$1" 'BEGIN { RS = "" }
+		{ name = drv = prio = st = ""
+		  for (i = 1; i <= NF; i++) {
+			if ($i == "name") name = $(i + 2)
+			else if ($i == "driver") drv = $(i + 2)
+			else if ($i == "priority") prio = $(i + 2)
+			else if ($i == "selftest") st = $(i + 2) } }
+		name == n && st == "passed" && (r == "" || prio + 0 > m) { m = prio + 0; r = drv }
+		END { print r }' /proc/crypto
+}
+# the kernel's own driver of an algorithm, to compare kchacha's with
+ref_driver() { ref_of "$1"; }
 # the stdrng drivers registered by others than kchacha, best first
 other_stdrngs() {
 	awk '/^name/ { n = $3 } /^driver/ { d = $3 } /^priority/ { p = $3 }
@@ -95,7 +117,7 @@ impls=$(echo "$expect" | tr ',' '\n' | cut -d: -f1)
 top=$(echo "$impls" | tail -n 1)
 # for kctest proc: each implementation with its rng's priority too,
 # 150 + its rank (its place in kc.expect), kept when an entry is left out
-spec=$(echo "$expect" | tr ',' '\n' |
+kcspec=$(echo "$expect" | tr ',' '\n' |
 	awk 'NF { printf "%s%s:%d", (NR > 1 ? "," : ""), $0, 149 + NR }')
 echo "kctest: $(uname -r), expecting $expect"
 # the debug kernel of `make check-debug`: the extra checks of debug.sh
@@ -107,6 +129,19 @@ load_intree() {
 		modprobe $m || no "modprobe in-tree $m"
 	done
 }
+
+# AF_ALG restricted (7.3: /proc/sys/crypto/af_alg_restrict, 1 by default,
+# lets only an allowlist of algorithms bind): the suite binds chacha20, the
+# rngs and kchacha's drivers by name, so it runs with the restriction
+# lifted; where the kernel has the sysctl, its default is kept in
+# $af_alg_default for the checks of the default.
+modprobe af_alg 2>/dev/null
+af_alg_default=
+if [ -e /proc/sys/crypto/af_alg_restrict ]; then
+	af_alg_default=$(cat /proc/sys/crypto/af_alg_restrict)
+	echo 0 > /proc/sys/crypto/af_alg_restrict
+	echo "kctest: /proc/sys/crypto/af_alg_restrict was $af_alg_default, set to 0"
+fi
 
 if grep -q ' kc.mode=demo' /proc/cmdline; then
 	load_intree
@@ -129,30 +164,61 @@ if grep -q ' kc.mode=rng' /proc/cmdline; then
 	poweroff -f
 fi
 
+# kc.suite=short, the extra kernels' suite (test/kernels): registration
+# and self-tests (1), the differential and bad-input tests against the
+# in-tree drivers with fewer lengths (kctest quick), the rngs (1b), kcapi-enc
+# against OpenSSL (2), load/unload cycles (8) and a clean log (9); not the
+# autoload (0), memory (1c), tcrypt (3), rmmod-while-bound (4), max_isa
+# (5) and fault-injection (6, 7) tests, nor dm-crypt (8b)
+short=
+grep -q ' kc.suite=short' /proc/cmdline && short=1
+difftest=diff
+[ -n "$short" ] && difftest=quick
+
 # 0. autoload: kchacha sits in /lib/modules/$(uname -r)/updates, depmod'ed;
 #    binding an AF_ALG socket to a driver or an algorithm name loads it
 echo /bin/modprobe > /proc/sys/kernel/modprobe
+if [ -z "$short" ]; then
 if kctest hold chacha20-kchacha-$top 0 >/dev/null && lsmod | grep -q '^kchacha '; then
 	ok "AF_ALG bind to chacha20-kchacha-$top loaded kchacha (no insmod)"
 else
 	no "AF_ALG bind to chacha20-kchacha-$top loads kchacha"
 fi
 rmmod kchacha 2>/dev/null
-# the debug kernel's extra self-tests loaded chacha_generic to compare with
-rmmod chacha_generic libchacha 2>/dev/null
-if kctest hold xchacha12 0 >/dev/null && lsmod | grep -q '^kchacha '; then
+# the debug kernel's extra self-tests loaded the in-tree xchacha12 to
+# compare with: unload it, so that the name has no driver left
+for m in $(awk '/^name/ { n = $3 } /^module/ && n == "xchacha12" { print $3 }' /proc/crypto); do
+	[ "$m" = kernel ] || rmmod "$m" 2>/dev/null
+done
+rmmod libchacha 2>/dev/null
+builtin=$(awk '/^name/ { n = $3 } /^driver/ { d = $3 }
+	/^module/ && n == "xchacha12" && $3 == "kernel" { print d }' /proc/crypto)
+if [ -n "$builtin" ]; then
+	# the name resolves without loading anything: binding it cannot load
+	# kchacha, only work
+	kctest hold xchacha12 0 >/dev/null &&
+		ok "AF_ALG bind to xchacha12 works: $builtin is built in, no module to load" ||
+		no "AF_ALG bind to xchacha12 (built-in $builtin)"
+elif kctest hold xchacha12 0 >/dev/null && lsmod | grep -q '^kchacha '; then
 	ok "AF_ALG bind to xchacha12 loaded kchacha (no insmod)"
 else
 	no "AF_ALG bind to xchacha12 loads kchacha"
 fi
 rmmod kchacha 2>/dev/null
+fi
 
 load_intree
-
+# the in-tree drivers the differential tests compare with
+for alg in chacha20 xchacha20 xchacha12; do
+	r=$(ref_of $alg)
+	eval "ref_$alg=\$r"
+	[ -n "$r" ] && ok "in-tree $alg driver to compare with: $r" ||
+		no "an in-tree $alg driver to compare with in /proc/crypto"
+done
 
 # 1. load, /proc/crypto, differential and bad-input tests of every driver
 check insmod /kchacha.ko
-run kctest proc "$spec"
+run kctest proc "$kcspec"
 ndrivers=$(grep -c '^driver *: .*-kchacha-' /proc/crypto)
 # parameter "value": /sys/module/kchacha/parameters/<p> reads it
 param_is() {
@@ -163,6 +229,11 @@ param_is() {
 }
 param_is max_isa "(null)"
 param_is rng_prefer N
+# x86 only: which AVX-512 drivers rank first (test/bochs/run tests it)
+if [ "$(uname -m)" = x86_64 ]; then
+	f=/sys/module/kchacha/parameters/prefer_ymm
+	[ -r $f ] && ok "$f reads '$(cat $f)'" || no "$f readable"
+fi
 # the fault-injection parameters: required in a test build (kc.hooks=1:
 # test/vm/run checked the module's modinfo), absent from the module users
 # build (kc.hooks=0)
@@ -180,8 +251,9 @@ for p in selftest_fail fail_register; do
 done
 for impl in $impls; do
 	for alg in chacha20 xchacha20 xchacha12; do
-		run kctest diff $alg-kchacha-$impl $alg-generic
-		run kctest bad $alg-kchacha-$impl $alg-generic
+		eval "ref=\$ref_$alg"
+		run kctest $difftest $alg-kchacha-$impl $ref
+		run kctest bad $alg-kchacha-$impl $ref
 	done
 done
 
@@ -237,8 +309,10 @@ done
 #     change every object's size)
 if [ -n "$debug" ]; then
 	skip "1c rng memory: KASAN and lockdep change every object's size"
+elif [ -n "$short" ]; then
+	skip "1c rng memory: not in the short suite"
 else
-	run rngvm mem chacha20rng-kchacha-$top 1000
+	run rngvm mem chacha20rng-kchacha-$top 1000 $ref_chacha20
 fi
 # 1d. the default stdrng, crypto_alloc_rng("stdrng"): the kernel's DRBG
 #     where it has one (modules.order or modules.builtin list drbg.ko),
@@ -294,15 +368,23 @@ done
 # 2b. AF_ALG's restriction (7.3 on) and Adiantum for an unprivileged user
 . /afalg.sh
 
-# 3. tcrypt's chacha20 speed test picks the highest-priority driver
+if [ -z "$short" ]; then
+# 3. tcrypt's chacha20 speed test picks the highest-priority driver:
+#    kchacha's best, unless an in-tree one ranks above it (chacha20-lib,
+#    300, above kchacha's generic 110 on 7.x)
 klog_clear
+want=chacha20-kchacha-$top
+set -- $(proc_of $want) $(proc_of $ref_chacha20)
+[ "${3:-0}" -gt "$1" ] && want=$ref_chacha20
+[ "$(top_of chacha20)" = "$want" ] ||
+	no "/proc/crypto: the highest-priority chacha20 is $want (got $(top_of chacha20))"
 insmod /modules/tcrypt.ko mode=214 2>/dev/null
-if dmesg | grep -q "testing speed of .*chacha20 (chacha20-kchacha-$top) encryption" &&
+if dmesg | grep -q "testing speed of .*chacha20 ($want) encryption" &&
    ! dmesg | grep -qi "fail"; then
-	ok "tcrypt mode=214 ran on chacha20-kchacha-$top ($(dmesg | grep -c 'operation in') sizes)"
+	ok "tcrypt mode=214 ran on $want ($(dmesg | grep -c 'operation in') sizes)"
 else
 	dmesg | tail -n 20
-	no "tcrypt mode=214 on chacha20-kchacha-$top"
+	no "tcrypt mode=214 on $want"
 fi
 
 # 4. rmmod refused while a socket is bound, allowed after it closes
@@ -333,11 +415,13 @@ for holder in "kctest hold chacha20-kchacha-$top" \
 	kill $pid
 	wait $pid 2>/dev/null
 done
+fi
 check rmmod kchacha
 if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
 
+if [ -z "$short" ]; then
 # 5. max_isa caps the set; an unknown value fails the load
-set -- $(echo "$spec" | tr ',' ' ')
+set -- $(echo "$kcspec" | tr ',' ' ')
 prefix=
 for e in "$@"; do
 	prefix=${prefix:+$prefix,}$e
@@ -372,7 +456,7 @@ elif [ "$top" = generic ]; then
 else
 	klog_clear
 	if insmod /kchacha.ko selftest_fail=$top; then
-		below=$(echo "$spec" | tr ',' '\n' | grep -v "^$top:" | paste -sd, -)
+		below=$(echo "$kcspec" | tr ',' '\n' | grep -v "^$top:" | paste -sd, -)
 		run kctest proc "$below"
 		dmesg | grep -q "kchacha: $top: self-test failed: RFC 8439 2.4.2" &&
 			ok "dmesg: the self-test of $top failed, naming the case: $(dmesg | grep "kchacha: $top: self-test failed")" ||
@@ -416,10 +500,10 @@ for i in $(seq 1 "$ndrivers"); do
 		fi
 		continue
 	fi
-	e=$(echo "$spec" | cut -d, -f$(( (i - 1) / 4 + 1 )))
+	e=$(echo "$kcspec" | cut -d, -f$(( (i - 1) / 4 + 1 )))
 	impl=${e%%:*}
 	if insmod /kchacha.ko fail_register=$i; then
-		run kctest proc "$(echo "$spec" | tr ',' '\n' | grep -v "^$impl:" | paste -sd, -)"
+		run kctest proc "$(echo "$kcspec" | tr ',' '\n' | grep -v "^$impl:" | paste -sd, -)"
 		[ "$(dmesg | grep -c "kchacha: $impl: registering .* failed (-12); this implementation is left out")" = 1 ] &&
 			ok "fail_register=$i: $impl left out, the module loaded: $(dmesg | grep "kchacha: $impl: registering")" ||
 			no "fail_register=$i: one kernel-log line naming $impl"
@@ -428,6 +512,8 @@ for i in $(seq 1 "$ndrivers"); do
 		no "fail_register=$i (a $impl driver) leaves the module loaded"
 	fi
 done
+
+fi
 
 # 8. load/unload cycles
 cycles=0
@@ -439,17 +525,28 @@ done
 [ -n "$debug" ] && debug_end
 
 # 8b. Adiantum dm-crypt on kchacha's XChaCha12, read back by the in-tree
-# generic code (test/vm/guest/dmcrypt.c), where the host packed the modules
-if [ -e /modules/dm-crypt.ko ]; then
-	if modprobe brd rd_nr=1 rd_size=1024 && modprobe dm-crypt &&
-	   modprobe nhpoly1305 && modprobe adiantum && insmod /kchacha.ko; then
-		run dmcrypt /dev/ram0 "xchacha12-kchacha-$top"
+# drivers (test/vm/guest/dmcrypt.c), where the host packed the modules
+if [ -z "$short" ] && [ -s /modules/dm ]; then
+	dm_ok=1
+	for m in $(cat /modules/dm); do
+		case $m in
+		brd) modprobe brd rd_nr=1 rd_size=1024 ;;
+		*) modprobe $m ;;
+		esac || { dm_ok=; no "dm-crypt: modprobe $m"; }
+	done
+	if [ -n "$dm_ok" ] && insmod /kchacha.ko; then
+		# the reference mapping names the in-tree drivers, in the
+		# template's three-argument form where NH is an algorithm (6.1,
+		# 6.12), in its two-argument form where it is a library (7.x)
+		nh=$(ref_of nhpoly1305)
+		spec="adiantum($ref_xchacha12,$(ref_of aes)${nh:+,$nh})"
+		run dmcrypt /dev/ram0 "xchacha12-kchacha-$top" "capi:$spec-plain64"
 		rmmod kchacha || no "rmmod kchacha after the dm-crypt check"
 	else
-		no "dm-crypt: loading brd, dm-crypt, adiantum and kchacha"
+		no "dm-crypt: loading $(cat /modules/dm | tr '\n' ' ')and kchacha"
 	fi
 else
-	skip "8b dm-crypt: its modules are not packed (KC_DMCRYPT=1)"
+	skip "8b dm-crypt: its modules are not packed (KC_DMCRYPT=1), or the short suite"
 fi
 
 # 9. a clean log

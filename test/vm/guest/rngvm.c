@@ -3,12 +3,15 @@
  * rngvm: the guest side of the rng's reseed and memory tests (issue 14),
  * through AF_ALG and the module's counters in debugfs (kchacha/rng).
  *
- *   rngvm mem <driver> <n>   n rng sockets (one instance each), each read
+ *   rngvm mem <driver> <n> <skcipher>
+ *                            n rng sockets (one instance each), each read
  *                            once on CPU 0: the growth of Slab + Percpu in
  *                            /proc/meminfo per socket, less that of as many
- *                            chacha20-generic skcipher sockets, within one
- *                            context and one batch (the documented bound
- *                            for an instance used on one CPU)
+ *                            sockets of the in-tree chacha20 skcipher
+ *                            driver <skcipher> (chacha20-generic,
+ *                            chacha20-lib), within one context and one
+ *                            batch (the documented bound for an instance
+ *                            used on one CPU)
  *   rngvm early <driver>     the kernel RNG is not ready: a socket read
  *                            now, then again as soon as getrandom(2) says
  *                            the RNG is ready, must have reseeded from it
@@ -133,7 +136,7 @@ static void close_all(int *fds, int n)
 		close(fds[i]);
 }
 
-static int test_mem(const char *driver, int n)
+static int test_mem(const char *driver, int n, const char *skcipher)
 {
 	struct rlimit rl = { 4 * n + 64, 4 * n + 64 };
 	int *fds = calloc(2 * n, sizeof(int));
@@ -146,7 +149,7 @@ static int test_mem(const char *driver, int n)
 		result(0, "rngvm mem: setrlimit/sched_setaffinity: %s", strerror(errno));
 		return 1;
 	}
-	skc = growth("skcipher", "chacha20-generic", n, fds);
+	skc = growth("skcipher", skcipher, n, fds);
 	close_all(fds, n);
 	batches0 = counter("batches");
 	mfree = meminfo("MemFree");
@@ -154,10 +157,10 @@ static int test_mem(const char *driver, int n)
 	mfree -= meminfo("MemFree");
 	batches = counter("batches");
 	close_all(fds, n);
-	printf("rngvm mem: %d sockets: Slab+Percpu per socket: chacha20-generic skcipher %ld bytes, %s %ld bytes (MemFree -%ld kB in all); batches %ld -> %ld\n",
-	       n, skc, driver, rng, mfree, batches0, batches);
-	result(skc >= 0 && rng >= 0, "%d sockets of %s and of chacha20-generic opened and read",
-	       n, driver);
+	printf("rngvm mem: %d sockets: Slab+Percpu per socket: %s skcipher %ld bytes, %s %ld bytes (MemFree -%ld kB in all); batches %ld -> %ld\n",
+	       n, skcipher, skc, driver, rng, mfree, batches0, batches);
+	result(skc >= 0 && rng >= 0, "%d sockets of %s and of %s opened and read",
+	       n, driver, skcipher);
 	result(batches - batches0 == n,
 	       "one batch per instance read on one CPU (%ld for %d)",
 	       batches - batches0, n);
@@ -257,12 +260,12 @@ static int test_clone(const char *driver)
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], "mem"))
-		return test_mem(argv[2], atoi(argv[3])) ? 1 : 0;
+	if (argc == 5 && !strcmp(argv[1], "mem"))
+		return test_mem(argv[2], atoi(argv[3]), argv[4]) ? 1 : 0;
 	if (argc == 3 && !strcmp(argv[1], "early"))
 		return test_early(argv[2]) ? 1 : 0;
 	if (argc == 3 && !strcmp(argv[1], "clone"))
 		return test_clone(argv[2]) ? 1 : 0;
-	fprintf(stderr, "usage: rngvm mem <driver> <n> | early <driver> | clone <driver>\n");
+	fprintf(stderr, "usage: rngvm mem <driver> <n> <skcipher> | early <driver> | clone <driver>\n");
 	return 2;
 }
