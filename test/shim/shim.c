@@ -9,6 +9,7 @@ bool kchacha_shim_simd_usable = true;
 __thread unsigned long kchacha_shim_simd_sections;
 __thread int kchacha_shim_in_simd;
 __thread int kchacha_shim_irqs_off;
+__thread int kchacha_shim_bh_off;
 __thread unsigned long kchacha_shim_locks;
 unsigned long kchacha_shim_simd_irqs_off;
 

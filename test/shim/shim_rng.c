@@ -2,7 +2,8 @@
 /*
  * User-space shim: the state and functions behind the stand-ins rng.c uses
  * (<linux/random.h>, <linux/percpu.h>, <linux/jiffies.h>, <crypto/rng.h>,
- * <linux/slab.h>, <linux/sched.h>).
+ * <linux/slab.h>, <linux/sched.h>, <linux/suspend.h>) and rng.c's test
+ * hook.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,24 +21,29 @@
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
 
 unsigned long kchacha_shim_jiffies_now;
 bool kchacha_shim_rng_ready = true;
 struct notifier_block *kchacha_shim_vmfork_nb;
+struct notifier_block *kchacha_shim_pm_nb;
+void (*kchacha_shim_rng_hook)(struct kchacha_rng *rng, const char *where);
+__thread bool kchacha_shim_hardirq;
 __thread unsigned long kchacha_shim_resched;
 __thread bool kchacha_shim_preemptible = true;
 unsigned long kchacha_shim_bad_resched;
 struct kchacha_shim_slab_region kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
 long kchacha_shim_slab_bytes;
 bool kchacha_shim_kmalloc_fail;
+void (*kchacha_shim_kmalloc_hook)(void);
+unsigned long kchacha_shim_plain_dirty_frees;
 static pthread_mutex_t kchacha_shim_slab_lock = PTHREAD_MUTEX_INITIALIZER;
 unsigned long kchacha_shim_jiffies_offset;
 unsigned long kchacha_shim_random_calls;
 void (*kchacha_shim_random_hook)(void);
 unsigned long kchacha_shim_dirty_frees;
 int kchacha_shim_force_cpu = -1;
-struct kchacha_shim_region kchacha_shim_percpu[KCHACHA_SHIM_MAX_PERCPU];
-static pthread_mutex_t kchacha_shim_percpu_lock = PTHREAD_MUTEX_INITIALIZER;
+__thread int kchacha_shim_thread_cpu = -1;
 
 void get_random_bytes(void *buf, size_t len)
 {
@@ -72,8 +78,10 @@ static __attribute__((constructor)) void kchacha_shim_count_cpus(void)
 
 unsigned int kchacha_shim_cpu_slow(void)
 {
-	int cpu = kchacha_shim_force_cpu;
+	int cpu = kchacha_shim_thread_cpu;
 
+	if (cpu < 0)
+		cpu = kchacha_shim_force_cpu;
 	if (cpu < 0)
 		cpu = sched_getcpu();
 	return cpu < 0 ? 0 : (unsigned int)cpu % kchacha_shim_ncpus;
@@ -130,46 +138,6 @@ static bool kchacha_shim_all_zero(const void *p, size_t n)
 	return true;
 }
 
-void *kchacha_shim_alloc_percpu(size_t size)
-{
-	size_t total = KCHACHA_SHIM_PCPU_STRIDE(size) * kchacha_shim_ncpus;
-	void *p = aligned_alloc(64, total);
-	unsigned int i;
-
-	if (!p)
-		return NULL;
-	memset(p, 0, total);
-	pthread_mutex_lock(&kchacha_shim_percpu_lock);
-	for (i = 0; i < KCHACHA_SHIM_MAX_PERCPU; i++) {
-		if (!kchacha_shim_percpu[i].p) {
-			kchacha_shim_percpu[i].p = p;
-			kchacha_shim_percpu[i].size = total;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&kchacha_shim_percpu_lock);
-	return p;
-}
-
-void kchacha_shim_free_percpu(void *p)
-{
-	unsigned int i;
-
-	if (!p)
-		return;
-	pthread_mutex_lock(&kchacha_shim_percpu_lock);
-	for (i = 0; i < KCHACHA_SHIM_MAX_PERCPU; i++) {
-		if (kchacha_shim_percpu[i].p == p) {
-			if (!kchacha_shim_all_zero(p, kchacha_shim_percpu[i].size))
-				kchacha_shim_dirty_frees++;
-			kchacha_shim_percpu[i].p = NULL;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&kchacha_shim_percpu_lock);
-	free(p);
-}
-
 struct crypto_rng *kchacha_shim_alloc_rng(struct rng_alg *alg)
 {
 	struct crypto_rng *tfm;
@@ -224,9 +192,13 @@ int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
 /* kmalloc(): 64-byte aligned, listed with its size while it lives. */
 void *kchacha_shim_kmalloc(size_t n, int gfp)
 {
+	void (*hook)(void) = __atomic_exchange_n(&kchacha_shim_kmalloc_hook,
+						NULL, __ATOMIC_ACQ_REL);
 	void *p;
 	unsigned int i;
 
+	if (hook)
+		hook();
 	if (__atomic_load_n(&kchacha_shim_kmalloc_fail, __ATOMIC_RELAXED))
 		return NULL;
 	p = aligned_alloc(64, (n + 63) & ~(size_t)63);
@@ -249,7 +221,11 @@ void *kchacha_shim_kmalloc(size_t n, int gfp)
 	return p;
 }
 
-/* kfree(), kfree_sensitive(): the latter wipes first, as the kernel's. */
+/*
+ * kfree(), kfree_sensitive(): the latter wipes first, as the kernel's; a
+ * kfree() of memory that is not all zero counts in
+ * kchacha_shim_plain_dirty_frees.
+ */
 void kchacha_shim_kfree(const void *p, int sensitive)
 {
 	unsigned int i;
@@ -261,6 +237,9 @@ void kchacha_shim_kfree(const void *p, int sensitive)
 		if (kchacha_shim_slab[i].p == p) {
 			if (sensitive)
 				memset((void *)p, 0, kchacha_shim_slab[i].size);
+			else if (!kchacha_shim_all_zero(p,
+							kchacha_shim_slab[i].size))
+				kchacha_shim_plain_dirty_frees++;
 			kchacha_shim_slab_bytes -= kchacha_shim_slab[i].size;
 			kchacha_shim_slab[i].p = NULL;
 			break;

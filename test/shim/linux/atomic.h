@@ -12,6 +12,8 @@ typedef struct {
 #define atomic_long_dec(v)	\
 	((void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_RELAXED))
 #define atomic_long_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define cmpxchg(p, old, new)	__sync_val_compare_and_swap(p, old, new)
 #endif

@@ -5,6 +5,7 @@
 struct notifier_block {
 	int (*notifier_call)(struct notifier_block *nb, unsigned long action,
 			     void *data);
+	int priority;
 };
 
 #define NOTIFY_DONE	0

@@ -6,7 +6,9 @@
  * kchacha_shim_bad_resched, when called where the kernel could not
  * sleep: with a shimmed spinlock held or "interrupts off".  A test clears
  * kchacha_shim_preemptible to play a caller that may not sleep (softirq,
- * a held lock on a kernel without preempt counts).
+ * a held lock on a kernel without preempt counts), and sets
+ * kchacha_shim_hardirq to play a caller in hard interrupt context
+ * (in_hardirq(), irqs_disabled()).
  */
 #ifndef _SHIM_LINUX_SCHED_H
 #define _SHIM_LINUX_SCHED_H
@@ -14,8 +16,14 @@
 extern __thread unsigned long kchacha_shim_resched;
 extern __thread bool kchacha_shim_preemptible;
 extern unsigned long kchacha_shim_bad_resched;
+extern __thread bool kchacha_shim_hardirq;
 
-#define preemptible()		(kchacha_shim_preemptible && !kchacha_shim_irqs_off)
+#define in_hardirq()		(kchacha_shim_hardirq)
+#define irqs_disabled()		(kchacha_shim_hardirq || kchacha_shim_irqs_off)
+
+#define preemptible()		\
+	(kchacha_shim_preemptible && !kchacha_shim_irqs_off && \
+	 !kchacha_shim_bh_off && !kchacha_shim_hardirq)
 #define rcu_preempt_depth()	0
 
 static inline void cond_resched(void)

@@ -25,6 +25,10 @@ extern struct kchacha_shim_slab_region {
 extern long kchacha_shim_slab_bytes;
 /* set by tests: every allocation fails */
 extern bool kchacha_shim_kmalloc_fail;
+/* set by tests: runs (once, then cleared) at the next allocation */
+extern void (*kchacha_shim_kmalloc_hook)(void);
+/* kfree() (not kfree_sensitive()) of memory that was not all zero */
+extern unsigned long kchacha_shim_plain_dirty_frees;
 
 void *kchacha_shim_kmalloc(size_t n, int gfp);
 void kchacha_shim_kfree(const void *p, int sensitive);

@@ -5,7 +5,8 @@
  * can be preempted.  "irqsave" has nothing to save, but counts, per
  * thread, in kchacha_shim_irqs_off how many such locks are held: the
  * shimmed kernel_fpu_begin() and cond_resched() check it.  Every lock
- * taken is counted in kchacha_shim_locks (per thread).
+ * taken is counted in kchacha_shim_locks (per thread).  "_bh" locks count
+ * in kchacha_shim_bh_off, which cond_resched() checks too.
  */
 #ifndef _SHIM_LINUX_SPINLOCK_H
 #define _SHIM_LINUX_SPINLOCK_H
@@ -13,6 +14,7 @@
 
 extern __thread int kchacha_shim_irqs_off;
 extern __thread unsigned long kchacha_shim_locks;
+extern __thread int kchacha_shim_bh_off;
 
 typedef struct {
 	int locked;
@@ -46,4 +48,8 @@ static inline void kchacha_shim_spin_unlock(spinlock_t *l)
 #define spin_unlock_irqrestore(l, flags) \
 	do { (void)(flags); kchacha_shim_irqs_off--; \
 	     kchacha_shim_spin_unlock(l); } while (0)
+#define spin_lock_bh(l)	\
+	do { kchacha_shim_spin_lock(l); kchacha_shim_bh_off++; } while (0)
+#define spin_unlock_bh(l) \
+	do { kchacha_shim_bh_off--; kchacha_shim_spin_unlock(l); } while (0)
 #endif
