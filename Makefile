@@ -36,8 +36,17 @@ clean:
 check:
 	test/check
 
+# The Debian package kchacha-dkms, from debian/ by dpkg-buildpackage, run
+# on a copy of the sources in $(BUILD)/deb (it writes the .deb, .changes
+# and .buildinfo beside the tree it builds); prints the .deb's path.
 deb:
-	packaging/mkdeb $(BUILD)
+	@rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/kchacha
+	@tar -c --exclude=./build --exclude=./.git --exclude='*.o' \
+		--exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' . | \
+		tar -x -C $(BUILD)/deb/kchacha
+	@cd $(BUILD)/deb/kchacha && dpkg-buildpackage -us -uc -b \
+		>../build.log 2>&1 || { cat ../build.log >&2; exit 1; }
+	@ls $(BUILD)/deb/kchacha-dkms_*_all.deb
 
 demo:
 	KC_MODE=demo test/vm/run max
