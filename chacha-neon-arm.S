@@ -231,6 +231,24 @@
 .Lrot8_idx:
 	.byte	3, 0, 1, 2, 7, 4, 5, 6
 
+/*
+ * d8-d15 are callee-saved under the AAPCS's VFP variant, which the
+ * user-space tests are built with; the kernel builds with -msoft-float and
+ * kernel_neon_begin() owns every NEON register, so only user space keeps
+ * them.
+ */
+.macro	KEEP_D8_D15
+#ifdef KCHACHA_USERSPACE
+	vpush		{d8-d15}
+#endif
+.endm
+
+.macro	DROP_D8_D15
+#ifdef KCHACHA_USERSPACE
+	vpop		{d8-d15}
+#endif
+.endm
+
 /**
  * kchacha_neon_xor() - XOR the ChaCha keystream into a buffer
  * @state: r0, the 16-word state, read only
@@ -245,6 +263,7 @@
 SYM_TYPED_FUNC_START(kchacha_neon_xor)
 	push		{r4-r10, lr}
 	ldr		r4, [sp, #32]
+	KEEP_D8_D15
 	cmp		r3, #0
 	beq		.Lout
 
@@ -343,6 +362,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_xor)
 .Lret:
 	mov		sp, r9
 .Lout:
+	DROP_D8_D15
 	pop		{r4-r10, lr}
 	bx		lr
 	.ltorg
@@ -359,6 +379,7 @@ SYM_FUNC_END(kchacha_neon_xor)
  */
 SYM_TYPED_FUNC_START(kchacha_neon_hchacha)
 	push		{r8, r9}
+	KEEP_D8_D15
 	mov		r9, sp
 	sub		ip, sp, #32
 	bic		ip, ip, #15
@@ -400,6 +421,7 @@ SYM_TYPED_FUNC_START(kchacha_neon_hchacha)
 	vmov.i32	q1, #0
 	vst1.32		{q0-q1}, [r8, :128]
 	mov		sp, r9
+	DROP_D8_D15
 	pop		{r8, r9}
 	bx		lr
 	.ltorg

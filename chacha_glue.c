@@ -117,7 +117,7 @@ static void kchacha_resolve_prefer_ymm(void)
 static char *selftest_fail;
 module_param(selftest_fail, charp, 0444);
 MODULE_PARM_DESC(selftest_fail,
-		 "For testing the load path: treat this implementation's self-test as failed (default: none)");
+		 "For testing the load path: self-test this implementation again on a copy with one keystream byte wrong, which fails and leaves it out (default: none)");
 
 static unsigned int fail_register;
 module_param(fail_register, uint, 0444);
@@ -130,6 +130,10 @@ module_param(rng_prefer, bool, 0444);
 MODULE_PARM_DESC(rng_prefer,
 		 "Rank the chacha20rng-kchacha-* stdrng drivers above the kernel's DRBGs, making the best of them the default stdrng (default: no, they rank below any DRBG; on a kernel without one, the best is the default stdrng either way)");
 
+/*
+ * One entry per implementation up to max_isa, never reused: a failed
+ * implementation's entry may still be registered (hidden) until rmmod.
+ */
 static struct kchacha_drv *kchacha_drvs;
 static unsigned int kchacha_ndrvs;
 
@@ -258,6 +262,18 @@ static bool kchacha_selftest_forced(const struct kchacha_impl *impl)
 {
 	return selftest_fail && sysfs_streq(selftest_fail, impl->name);
 }
+
+/*
+ * selftest_fail: the self-test runs again on a copy of @impl whose
+ * keystream is wrong in one byte, so that what leaves the implementation
+ * out is the self-test's own failure path and its kernel-log line.
+ */
+static int kchacha_selftest_broken_copy(const struct kchacha_impl *impl)
+{
+	pr_info("kchacha: %s: selftest_fail: self-testing a copy with one keystream byte wrong\n",
+		impl->name);
+	return kchacha_selftest_broken(impl, KCHACHA_BREAK_VECTOR);
+}
 #else
 static bool kchacha_fail_register(const char *driver_name)
 {
@@ -267,6 +283,11 @@ static bool kchacha_fail_register(const char *driver_name)
 static bool kchacha_selftest_forced(const struct kchacha_impl *impl)
 {
 	return false;
+}
+
+static int kchacha_selftest_broken_copy(const struct kchacha_impl *impl)
+{
+	return 0;
 }
 #endif
 
@@ -310,22 +331,76 @@ static void kchacha_unregister_drv(struct kchacha_drv *drv)
 		crypto_unregister_skcipher(&drv->skc[--drv->nskc].alg);
 }
 
-static void kchacha_unregister_all(void)
+/* Is none of @drv's registered drivers held by anyone but the API? */
+static bool kchacha_drv_unused(const struct kchacha_drv *drv)
 {
-	while (kchacha_ndrvs)
-		kchacha_unregister_drv(&kchacha_drvs[--kchacha_ndrvs]);
-	kfree(kchacha_drvs);
-	kchacha_drvs = NULL;
+	unsigned int i;
+
+	for (i = 0; i < drv->nskc; i++)
+		if (refcount_read(&drv->skc[i].alg.base.cra_refcnt) != 1)
+			return false;
+	return !drv->rng || refcount_read(&drv->rng->base.cra_refcnt) == 1;
 }
 
 /*
- * Registers every driver of @impl, or none of them: on a failure, what it
- * registered is unregistered again and the kernel log gets one line naming
- * the implementation, the driver and the error.
+ * Undo the registration of @drv while the module loads: a task may
+ * already hold one of its drivers (a loading module is live for
+ * try_module_get()), and crypto_unregister_alg() of a held algorithm
+ * warns and leaves it half removed.  So, once the crypto manager is done
+ * with them, the drivers are marked dying under crypto_alg_sem, which
+ * lookups skip, and only then, when nobody holds them, unregistered: at
+ * once with @wait (the load is failing; a tfm must not outlive the
+ * module), else now if unused or at rmmod, hidden until then.  Returns
+ * whether they are unregistered.
  */
-static int kchacha_register_impl(const struct kchacha_impl *impl)
+static bool kchacha_retire_drv(struct kchacha_drv *drv, bool wait)
 {
-	struct kchacha_drv *drv = &kchacha_drvs[kchacha_ndrvs];
+	unsigned int i;
+
+	kchacha_wait_drv_tested(drv);
+	down_write(&crypto_alg_sem);
+	for (i = 0; i < drv->nskc; i++)
+		drv->skc[i].alg.base.cra_flags |= CRYPTO_ALG_DYING;
+	if (drv->rng)
+		drv->rng->base.cra_flags |= CRYPTO_ALG_DYING;
+	up_write(&crypto_alg_sem);
+	while (!kchacha_drv_unused(drv)) {
+		if (!wait) {
+			pr_err("kchacha: %s: drivers in use stay registered, unreachable, until rmmod\n",
+			       drv->impl->name);
+			return false;
+		}
+		msleep(20);
+	}
+	kchacha_unregister_drv(drv);
+	return true;
+}
+
+/* @loading: from a failing load, where users may hold drivers. */
+static void kchacha_unregister_all(bool loading)
+{
+	unsigned int d;
+
+	for (d = kchacha_ndrvs; d--;) {
+		if (loading)
+			kchacha_retire_drv(&kchacha_drvs[d], true);
+		else
+			kchacha_unregister_drv(&kchacha_drvs[d]);
+	}
+	kfree(kchacha_drvs);
+	kchacha_drvs = NULL;
+	kchacha_ndrvs = 0;
+}
+
+/*
+ * Registers every driver of @impl into @drv, or none of them for users:
+ * on a failure, the kernel log gets one line naming the implementation,
+ * the driver and the error, and what it registered is retired (for the C
+ * core, by the failing load).
+ */
+static int kchacha_register_impl(struct kchacha_drv *drv,
+				 const struct kchacha_impl *impl)
+{
 	const char *what = "chacha20rng";
 	struct rng_alg *rng = NULL;
 	int err;
@@ -352,7 +427,6 @@ static int kchacha_register_impl(const struct kchacha_impl *impl)
 	err = kchacha_register_rng(rng);
 	if (!err) {
 		drv->rng = rng;
-		kchacha_ndrvs++;
 		return 0;
 	}
 	what = rng->base.cra_driver_name;
@@ -363,8 +437,8 @@ fail:
 	       "this implementation is left out");
 	if (rng)
 		kchacha_rng_alg_destroy(rng);
-	kchacha_wait_drv_tested(drv);
-	kchacha_unregister_drv(drv);
+	if (impl != kchacha_impls)
+		kchacha_retire_drv(drv, false);
 	return err;
 }
 
@@ -395,18 +469,14 @@ static int kchacha_test_impl(const struct kchacha_impl *impl)
 
 	if (!err)
 		err = kchacha_rng_selftest(impl);
-	if (!err && kchacha_selftest_forced(impl)) {
-		pr_err("kchacha: %s: self-test failed: forced by selftest_fail\n",
-		       impl->name);
-		err = -EINVAL;
-	}
+	if (!err && kchacha_selftest_forced(impl))
+		err = kchacha_selftest_broken_copy(impl);
 	return err;
 }
 
 static int __init kchacha_mod_init(void)
 {
 	int max = kchacha_max_index();
-	unsigned int d;
 	int i, err;
 
 	if (max < 0)
@@ -426,6 +496,7 @@ static int __init kchacha_mod_init(void)
 	kchacha_drvs = kcalloc(max + 1, sizeof(*kchacha_drvs), GFP_KERNEL);
 	if (!kchacha_drvs)
 		return -ENOMEM;
+	kchacha_ndrvs = max + 1;
 	err = kchacha_rng_init_module();
 	if (err) {
 		kfree(kchacha_drvs);
@@ -452,23 +523,21 @@ static int __init kchacha_mod_init(void)
 		 * register is left out (kchacha_register_impl() says so);
 		 * only the C core is needed for the module to load.
 		 */
-		err = kchacha_register_impl(impl);
+		err = kchacha_register_impl(&kchacha_drvs[i], impl);
 		if (err && i == 0)
 			goto fail;
 	}
 	return 0;
 
 fail:
-	for (d = 0; d < kchacha_ndrvs; d++)
-		kchacha_wait_drv_tested(&kchacha_drvs[d]);
-	kchacha_unregister_all();
+	kchacha_unregister_all(true);
 	kchacha_rng_exit_module();
 	return err;
 }
 
 static void __exit kchacha_mod_exit(void)
 {
-	kchacha_unregister_all();
+	kchacha_unregister_all(false);
 	kchacha_rng_exit_module();
 }
 

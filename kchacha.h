@@ -107,6 +107,20 @@ void kchacha_xchacha_init(const struct kchacha_impl *impl, u32 *state,
 
 /* selftest.c: the load-time self-test of one implementation */
 int kchacha_selftest(const struct kchacha_impl *impl);
+#if defined(KCHACHA_TEST) || defined(KCHACHA_USERSPACE)
+/* What is wrong with a copy of kchacha_selftest_broken() (tests only) */
+enum kchacha_break {
+	KCHACHA_BREAK_VECTOR,	/* a keystream byte at a vector's length */
+	KCHACHA_BREAK_LENGTH,	/* one at the longest length tested */
+	KCHACHA_BREAK_OVERRUN,	/* a byte written past the end */
+	KCHACHA_BREAK_INPLACE,	/* a byte wrong in place, under a block */
+	KCHACHA_BREAK_HCHACHA,	/* HChaCha wrong for the draft's input */
+	KCHACHA_BREAK_KINDS
+};
+
+int kchacha_selftest_broken(const struct kchacha_impl *impl,
+			    enum kchacha_break how);
+#endif
 
 /* rng.c: the ChaCha20 fast-key-erasure stdrng of each implementation */
 struct rng_alg;

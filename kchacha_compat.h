@@ -54,6 +54,14 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/refcount.h>
+#include <linux/rwsem.h>
+
+/*
+ * crypto/internal.h's lock of the algorithm list, exported on every
+ * kernel kchacha supports: taken for writing, it waits for every lookup
+ * in progress (kchacha_retire_drv()).
+ */
+extern struct rw_semaphore crypto_alg_sem;
 
 /**
  * kchacha_wait_tested() - wait until the crypto manager is done with an

@@ -654,3 +654,88 @@ int kchacha_selftest(const struct kchacha_impl *impl)
 	kfree(buf);
 	return err;
 }
+
+#if defined(KCHACHA_TEST) || defined(KCHACHA_USERSPACE)
+/*
+ * Deliberately broken copies of an implementation, to show that the
+ * self-test fails where the implementation is wrong: the module's
+ * selftest_fail parameter (test builds only) and the user-space tests run
+ * kchacha_selftest() on them.  One at a time: the copy's functions find
+ * the implementation they wrap here.
+ */
+static const struct kchacha_impl *kchacha_broken_base;
+static enum kchacha_break kchacha_broken_how;
+
+/* The self-test's longest length for the wrapped implementation. */
+static unsigned int kchacha_broken_max(void)
+{
+	return 2 * kchacha_broken_base->batch * KCHACHA_BLOCK_SIZE + 1;
+}
+
+static void kchacha_broken_xor(const u32 *state, u8 *dst, const u8 *src,
+			       unsigned int len, int nrounds)
+{
+	kchacha_broken_base->xor(state, dst, src, len, nrounds);
+	switch (kchacha_broken_how) {
+	case KCHACHA_BREAK_VECTOR:
+		/* RFC 8439 2.4.2 is the one vector of 114 bytes */
+		if (len == 114)
+			dst[len - 1] ^= 0x01;
+		break;
+	case KCHACHA_BREAK_LENGTH:
+		if (len == kchacha_broken_max() && nrounds == 12)
+			dst[len / 2] ^= 0x80;
+		break;
+	case KCHACHA_BREAK_OVERRUN:
+		/* the self-test's buffer has a byte after its longest length */
+		if (len == kchacha_broken_max() && nrounds == 20)
+			dst[len] ^= 0xff;
+		break;
+	case KCHACHA_BREAK_INPLACE:
+		if (dst == src && len == 37)
+			dst[len - 1] ^= 0x10;
+		break;
+	default:
+		break;
+	}
+}
+
+static void kchacha_broken_hchacha(const u32 *state, u32 *out, int nrounds)
+{
+	kchacha_broken_base->hchacha(state, out, nrounds);
+	/* only for the input of draft-irtf-cfrg-xchacha-03 2.2.1 */
+	if (state[15] == get_unaligned_le32(hchacha_nonce + 12))
+		out[7] ^= 0x00010000;
+}
+
+/**
+ * kchacha_selftest_broken() - the self-test of a broken copy of @impl
+ * @impl: the implementation to copy
+ * @how: what is wrong with the copy: one keystream byte at the length of
+ *	a known-answer vector, at the longest length the self-test tries, a
+ *	byte written past the end, a byte wrong in place, or its HChaCha
+ *	(an implementation with an HChaCha of its own only)
+ *
+ * For tests of the self-test (test builds and user space only): the
+ * result is that of kchacha_selftest() on the copy, which must fail.
+ *
+ * Return: what kchacha_selftest() returns for the copy; -EOPNOTSUPP for
+ * KCHACHA_BREAK_HCHACHA on an implementation without an HChaCha.
+ */
+int kchacha_selftest_broken(const struct kchacha_impl *impl,
+			    enum kchacha_break how)
+{
+	struct kchacha_impl broken = *impl;
+
+	if (how == KCHACHA_BREAK_HCHACHA) {
+		if (!impl->simd || !impl->hchacha)
+			return -EOPNOTSUPP;
+		broken.hchacha = kchacha_broken_hchacha;
+	} else {
+		broken.xor = kchacha_broken_xor;
+	}
+	kchacha_broken_base = impl;
+	kchacha_broken_how = how;
+	return kchacha_selftest(&broken);
+}
+#endif

@@ -943,6 +943,7 @@ int main(int argc, char **argv)
 		if (impl->cpu_ok && !impl->cpu_ok()) {
 			printf("SKIP %s: this CPU lacks the instructions it needs\n",
 			       impl->name);
+			skipped++;
 			continue;
 		}
 		alg = kchacha_rng_alg_create(impl, 100 + i);

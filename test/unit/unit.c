@@ -9,6 +9,7 @@
  * every length 0..2100 (SIMD implementations) and byte by byte.  On arm64,
  * that no NEON register the kernel saved in a section's buffer outlives it.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -222,6 +223,153 @@ static void test_bytewise(const struct kchacha_impl *impl)
 	check(ok, impl->name, "byte by byte against the whole-buffer run", n);
 }
 
+/*
+ * The load-time self-test can fail: run on deliberately broken copies of
+ * @impl (selftest.c's kchacha_selftest_broken()), it returns -EINVAL and
+ * logs the case that failed, one for each of its failure branches; with
+ * no memory, -ENOMEM.  The log goes to stderr: caught here in a file.
+ * @how: a kchacha_break, or -1 for kchacha_selftest(), -2 for
+ * kchacha_rng_selftest() of @impl itself.
+ */
+static int selftest_logged(const struct kchacha_impl *impl, int how,
+			   char *log, size_t size)
+{
+	FILE *f = tmpfile();
+	int saved, err;
+	size_t n = 0;
+
+	fflush(stderr);
+	saved = dup(2);
+	if (f)
+		dup2(fileno(f), 2);
+	if (how == -2)
+		err = kchacha_rng_selftest(impl);
+	else if (how == -1)
+		err = kchacha_selftest(impl);
+	else
+		err = kchacha_selftest_broken(impl, how);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (f) {
+		rewind(f);
+		n = fread(log, 1, size - 1, f);
+		fclose(f);
+	}
+	log[n] = 0;
+	return err;
+}
+
+extern bool kchacha_shim_kmalloc_fail;
+
+static const struct kchacha_impl *rng_broken_base;
+
+/* one byte wrong in every batch the rng refills */
+static void rng_broken_xor(const u32 *state, u8 *dst, const u8 *src,
+			   unsigned int len, int nrounds)
+{
+	rng_broken_base->xor(state, dst, src, len, nrounds);
+	if (len == 2048)
+		dst[100] ^= 1;
+}
+
+static void test_selftest_fails(const struct kchacha_impl *impl)
+{
+	unsigned int max = 2 * impl->batch * 64 + 1;
+	struct kchacha_impl copy = *impl;
+	char log[512], want[5][96];
+	int err;
+
+	snprintf(want[KCHACHA_BREAK_VECTOR], 96,
+		 "kchacha: %s: self-test failed: RFC 8439 2.4.2\n", impl->name);
+	snprintf(want[KCHACHA_BREAK_LENGTH], 96,
+		 "kchacha: %s: self-test failed: 12 rounds, length %u differs from generic\n",
+		 impl->name, max);
+	snprintf(want[KCHACHA_BREAK_OVERRUN], 96,
+		 "kchacha: %s: self-test failed: 20 rounds, length %u differs from generic\n",
+		 impl->name, max);
+	snprintf(want[KCHACHA_BREAK_INPLACE], 96,
+		 "kchacha: %s: self-test failed: 20 rounds, byte-by-byte at 36\n",
+		 impl->name);
+	snprintf(want[KCHACHA_BREAK_HCHACHA], 96,
+		 "kchacha: %s: self-test failed: HChaCha20 draft-03 2.2.1\n",
+		 impl->name);
+	for (int how = 0; how < KCHACHA_BREAK_KINDS; how++) {
+		err = selftest_logged(impl, how, log, sizeof(log));
+		if (how == KCHACHA_BREAK_HCHACHA && !impl->hchacha) {
+			/* the C core's HChaCha is the one every entry uses */
+			check(err == -EOPNOTSUPP, impl->name,
+			      "no broken HChaCha for an entry without one", 0);
+			continue;
+		}
+		if (err != -EINVAL || strcmp(log, want[how]))
+			printf("%s: broken copy %d: self-test returned %d, logged '%s'\n",
+			       impl->name, how, err, log);
+		check(err == -EINVAL && !strcmp(log, want[how]), impl->name,
+		      "the self-test of a broken copy fails with -EINVAL and names the case",
+		      how);
+	}
+	kchacha_shim_kmalloc_fail = true;
+	err = selftest_logged(impl, -1, log, sizeof(log));
+	kchacha_shim_kmalloc_fail = false;
+	check(err == -ENOMEM, impl->name, "the self-test without memory: -ENOMEM",
+	      0);
+
+	/* and the rng's self-test, on a copy whose batches have a byte wrong */
+	rng_broken_base = impl;
+	copy.xor = rng_broken_xor;
+	err = selftest_logged(&copy, -2, log, sizeof(log));
+	snprintf(want[0], 96, "kchacha: %s: rng self-test failed: known-answer stream\n",
+		 impl->name);
+	check(err == -EINVAL && !strcmp(log, want[0]), impl->name,
+	      "the rng self-test of a broken copy fails with -EINVAL and names the case",
+	      0);
+}
+
+/*
+ * kchacha_crypt() sends a request of one block or less to the C core and
+ * one of 65 bytes or more to the SIMD code (README.md, "Speed"); where SIMD
+ * is not usable, XChaCha's HChaCha does not enter a SIMD section either.
+ */
+static void test_routing(const struct kchacha_impl *impl)
+{
+	u8 key[32], iv[32];
+	u32 w[8], state[16];
+	unsigned long before;
+	bool c_only = true, simd = true;
+	size_t len;
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	for (len = 0; len <= 200; len++) {
+		fill(src_buf, len);
+		ref_chacha(key, iv, 20, ref_buf, src_buf, len);
+		kchacha_init_state(state, w, iv);
+		before = kchacha_shim_simd_sections;
+		kchacha_crypt(impl, state, dst_buf, src_buf, len, 20);
+		if (memcmp(dst_buf, ref_buf, len))
+			c_only = simd = false;
+		if (len <= 64)
+			c_only &= kchacha_shim_simd_sections == before;
+		else
+			simd &= kchacha_shim_simd_sections == before + 1;
+	}
+	check(c_only, impl->name,
+	      "requests of one block or less: the C core, no SIMD section", 64);
+	check(simd, impl->name,
+	      "requests of 65 to 200 bytes: one SIMD section", 200);
+
+	kchacha_shim_simd_usable = false;
+	before = kchacha_shim_simd_sections;
+	kchacha_xchacha_init(impl, state, w, iv, 20);
+	kchacha_crypt(impl, state, dst_buf, src_buf, 200, 20);
+	check(kchacha_shim_simd_sections == before, impl->name,
+	      "XChaCha with SIMD not usable: no SIMD section, HChaCha included",
+	      200);
+	kchacha_shim_simd_usable = true;
+}
+
 static void test_impl(const struct kchacha_impl *impl)
 {
 	static const int rounds[] = { 20, 12 };
@@ -233,6 +381,9 @@ static void test_impl(const struct kchacha_impl *impl)
 	/* first: an access out of bounds elsewhere could corrupt the heap */
 	test_guards(impl);
 	check(kchacha_selftest(impl) == 0, impl->name, "module self-test", 0);
+	test_selftest_fails(impl);
+	if (impl->simd)
+		test_routing(impl);
 	test_bytewise(impl);
 
 	for (int r = 0; r < 2; r++) {
@@ -266,6 +417,18 @@ static void test_impl(const struct kchacha_impl *impl)
 			ok &= one_case(impl, 64 * impl->batch * 2 + 37, 20,
 				       0xfffffffe, s, d);
 	check(ok, impl->name, "every src/dst misalignment 0..63", 0);
+
+	/*
+	 * A counter that wraps at or inside a later 4 KiB section (SIMD runs
+	 * 64 blocks a section): it never carries into the nonce there either.
+	 */
+	ok = true;
+	for (unsigned int k = 0; k < 8; k++)
+		ok &= one_case(impl, 3 * 4096 + 100, 20,
+			       0xffffffffU - 63 - 32 * k - (k & 1), k, 3 * k);
+	check(ok, impl->name,
+	      "a counter wrapping in a later 4 KiB section: no carry into the nonce",
+	      3 * 4096 + 100);
 
 	for (int r = 0; r < 2; r++) {
 		fill(key, 32);

@@ -128,7 +128,7 @@ if grep -E "BUG|WARNING|Oops|Call Trace|kchacha: .*failed \(-22\)" /tmp/klog; th
 else
 	ok "kernel log free of BUG, WARNING, Oops, Call Trace"
 fi
-echo "KCTEST: $pass passed, $fail failed"
+summary
 # Bochs' UART sends at its baud rate in emulated time: let it drain
 # before the power goes
 sleep 2

@@ -7,7 +7,9 @@
  *                                      to each CPU
  *   kcstress skcipher <driver> <secs>  one keyed skcipher tfm, an
  *                                      encrypt/decrypt round trip loop
- *                                      pinned to each CPU
+ *                                      pinned to each CPU, each
+ *                                      ciphertext compared with the
+ *                                      in-tree <alg>-generic driver's
  *
  * Each worker accepts its own operation socket on the shared parent, so
  * the requests meet in the same tfm.  Prints "PASS what" or "FAIL what:
@@ -149,16 +151,22 @@ static ssize_t alg_crypt(int op, int encrypt, const uint8_t *iv,
 	return read(op, out, len);
 }
 
-/* Encrypt and decrypt random lengths until the time is up. */
-static int skcipher_worker(int tfm, const char *driver, int cpu, double end)
+/*
+ * Encrypt and decrypt random lengths until the time is up; each ciphertext
+ * must equal that of the in-tree generic driver (@ref, keyed alike, a tfm
+ * of this worker's own), so a keystream wrong in the same way both ways
+ * fails too.
+ */
+static int skcipher_worker(int tfm, int ref, const char *driver, int cpu,
+			   double end)
 {
-	static uint8_t in[MAXLEN], ct[MAXLEN], pt[MAXLEN];
+	static uint8_t in[MAXLEN], ct[MAXLEN], pt[MAXLEN], rct[MAXLEN];
 	unsigned int ivlen = strncmp(driver, "xchacha", 7) ? 16 : 32;
 	unsigned long ops = 0, bytes = 0;
 	uint8_t iv[32];
-	int op = accept(tfm, NULL, 0);
+	int op = accept(tfm, NULL, 0), rop = accept(ref, NULL, 0);
 
-	if (op < 0) {
+	if (op < 0 || rop < 0) {
 		printf("FAIL skcipher %s cpu %d: accept: %s\n", driver, cpu,
 		       strerror(errno));
 		return 1;
@@ -169,15 +177,18 @@ static int skcipher_worker(int tfm, const char *driver, int cpu, double end)
 		fill(in, len);
 		fill(iv, sizeof(iv));
 		if (alg_crypt(op, 1, iv, ivlen, in, ct, len) != (ssize_t)len ||
-		    alg_crypt(op, 0, iv, ivlen, ct, pt, len) != (ssize_t)len) {
+		    alg_crypt(op, 0, iv, ivlen, ct, pt, len) != (ssize_t)len ||
+		    alg_crypt(rop, 1, iv, ivlen, in, rct, len) != (ssize_t)len) {
 			printf("FAIL skcipher %s cpu %d: length %zu: %s\n",
 			       driver, cpu, len, strerror(errno));
 			close(op);
 			return 1;
 		}
-		if (memcmp(in, pt, len) || (len >= 16 && !memcmp(in, ct, 16))) {
-			printf("FAIL skcipher %s cpu %d: length %zu: round trip or ciphertext wrong\n",
-			       driver, cpu, len);
+		if (memcmp(in, pt, len) || memcmp(ct, rct, len)) {
+			printf("FAIL skcipher %s cpu %d: length %zu: %s\n",
+			       driver, cpu, len, memcmp(in, pt, len) ?
+			       "no round trip" :
+			       "ciphertext differs from the generic driver's");
 			close(op);
 			return 1;
 		}
@@ -185,14 +196,16 @@ static int skcipher_worker(int tfm, const char *driver, int cpu, double end)
 		bytes += len;
 	}
 	close(op);
-	printf("PASS skcipher %s cpu %d: %lu round trips, %lu bytes\n", driver,
-	       cpu, ops, bytes);
+	close(rop);
+	printf("PASS skcipher %s cpu %d: %lu round trips equal to the generic driver's ciphertext, %lu bytes\n",
+	       driver, cpu, ops, bytes);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int rng, tfm, ncpu, cpu, failures = 0, status;
+	int rng, tfm, ref = -1, ncpu, cpu, failures = 0, status;
+	char refname[64];
 	uint8_t key[32];
 	double end;
 
@@ -212,6 +225,17 @@ int main(int argc, char **argv)
 		printf("FAIL %s %s: %s: %s\n", argv[1], argv[2],
 		       rng ? "seeding" : "setting the key", strerror(errno));
 		return 1;
+	}
+	/* <alg>-kchacha-<impl>: the reference is <alg>-generic */
+	if (!rng) {
+		snprintf(refname, sizeof(refname), "%.*s-generic",
+			 (int)strcspn(argv[2], "-"), argv[2]);
+		ref = parent_open("skcipher", refname);
+		if (ref < 0 || set_key(ref, key, sizeof(key)) < 0) {
+			printf("FAIL skcipher %s: the reference %s: %s\n",
+			       argv[2], refname, strerror(errno));
+			return 1;
+		}
 	}
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
@@ -240,7 +264,8 @@ int main(int argc, char **argv)
 			}
 			seed += cpu * 0x9e3779b97f4a7c15ULL;
 			status = rng ? rng_worker(tfm, argv[2], cpu, end) :
-				       skcipher_worker(tfm, argv[2], cpu, end);
+				       skcipher_worker(tfm, ref, argv[2], cpu,
+						       end);
 			fflush(stdout);
 			_exit(status);
 		}
@@ -249,5 +274,7 @@ int main(int argc, char **argv)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			failures++;
 	close(tfm);
+	if (ref >= 0)
+		close(ref);
 	return failures > 100 ? 100 : failures;
 }

@@ -11,10 +11,14 @@ echo /bin/modprobe > /proc/sys/kernel/modprobe
 modprobe af_alg && modprobe algif_rng || no "modprobe af_alg algif_rng"
 check insmod /kchacha.ko
 run rngvm early chacha20rng-kchacha-$top
-# not run(): the host must see "KCRNG READY" while the program waits
-rngvm clone chacha20rng-kchacha-$top 2>&1 | tee /tmp/out
+# not run(): the host must see "KCRNG READY" while the program waits;
+# its exit status kept through the pipe
+{ rngvm clone chacha20rng-kchacha-$top 2>&1; echo $? > /tmp/rc; } | tee /tmp/out
 pass=$((pass + $(grep -c '^PASS' /tmp/out)))
 fail=$((fail + $(grep -c '^FAIL' /tmp/out)))
+rc=$(cat /tmp/rc)
+[ "$rc" = 0 ] || [ "$(grep -c '^FAIL' /tmp/out)" != 0 ] ||
+	no "rngvm clone chacha20rng-kchacha-$top exited $rc"
 if dmesg | grep -q "crng reseeded due to virtual machine fork"; then
 	ok "the kernel saw the new vmgenid and reseeded its CRNG"
 else
@@ -26,4 +30,4 @@ if grep -E "BUG|WARNING|Oops|Call Trace" /tmp/klog; then
 else
 	ok "kernel log free of BUG, WARNING, Oops, Call Trace"
 fi
-echo "KCTEST: $pass passed, $fail failed"
+summary
