@@ -47,7 +47,15 @@ rng_ranks() {
 # the kc.expect set without implementation $1
 without() { echo "$expect" | tr ',' '\n' | grep -v "^$1:" | paste -sd, -; }
 
-klog_clear
+# What the kernel logged while it booted, before kchacha was first
+# loaded, is not kchacha's: under Bochs, Linux 7.3 warns about the CPU
+# models' legacy topology leaves and its sha1-lib self-test fails on
+# Bochs' SHA instructions.  It is shown, not judged; from the first load on
+# the log must stay clean.
+dmesg -c >/tmp/klog.boot
+if grep -E "BUG|WARNING|Oops|Call Trace" /tmp/klog.boot; then
+	echo "NOTE: the kernel logged the above while booting, before kchacha was loaded"
+fi
 check insmod /kchacha.ko
 run kctest proc "$expect"
 got=$(cat /sys/module/kchacha/parameters/prefer_ymm 2>/dev/null)
