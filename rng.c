@@ -633,6 +633,9 @@ static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
 					const u8 *src, unsigned int slen,
 					u8 *dst, unsigned int dlen)
 {
+	/* a caller with interrupts off gets the C core, as in once() */
+	const struct kchacha_impl *impl = irqs_disabled() ? kchacha_rng_c :
+							    rng->impl;
 	u8 bytes[KCHACHA_KEY_SIZE];
 	u32 key[8];
 
@@ -642,13 +645,13 @@ static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
 		kchacha_rng_take(rng, bytes, sizeof(bytes), seg);
 		kchacha_rng_load_key(key, bytes);
 		if (slen)
-			kchacha_rng_absorb(rng->impl, key, KCHACHA_RNG_DOM_ADDTL,
+			kchacha_rng_absorb(impl, key, KCHACHA_RNG_DOM_ADDTL,
 					   src, slen);
 		dlen -= seg;
 		while (seg) {
 			unsigned int n = min(seg, rng->key_bytes);
 
-			kchacha_rng_stream(rng->impl, key, dst, n, n < seg);
+			kchacha_rng_stream(impl, key, dst, n, n < seg);
 			dst += n;
 			seg -= n;
 			if (seg || dlen)

@@ -31,6 +31,7 @@ void (*kchacha_shim_rng_hook)(struct kchacha_rng *rng, const char *where);
 __thread bool kchacha_shim_hardirq;
 __thread unsigned long kchacha_shim_resched;
 __thread bool kchacha_shim_preemptible = true;
+__thread int kchacha_shim_rcu_depth;
 unsigned long kchacha_shim_bad_resched;
 struct kchacha_shim_slab_region kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
 long kchacha_shim_slab_bytes;
@@ -39,6 +40,7 @@ void (*kchacha_shim_kmalloc_hook)(void);
 unsigned long kchacha_shim_plain_dirty_frees;
 static pthread_mutex_t kchacha_shim_slab_lock = PTHREAD_MUTEX_INITIALIZER;
 unsigned long kchacha_shim_jiffies_offset;
+bool kchacha_shim_jiffies_frozen;
 unsigned long kchacha_shim_random_calls;
 void (*kchacha_shim_random_hook)(void);
 unsigned long kchacha_shim_dirty_frees;
@@ -104,8 +106,10 @@ static void *kchacha_shim_tick(void *arg)
 
 	for (;;) {
 		nanosleep(&period, NULL);
-		__atomic_store_n(&kchacha_shim_jiffies_now, kchacha_shim_clock(),
-				 __ATOMIC_RELAXED);
+		if (!__atomic_load_n(&kchacha_shim_jiffies_frozen,
+				     __ATOMIC_RELAXED))
+			__atomic_store_n(&kchacha_shim_jiffies_now,
+					 kchacha_shim_clock(), __ATOMIC_RELAXED);
 	}
 	return arg;
 }

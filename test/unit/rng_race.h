@@ -435,30 +435,38 @@ static void test_instance_path(const struct kchacha_impl *impl,
 	long slab = kchacha_shim_slab_bytes;
 	char what[160];
 
-	for (int irq = 0; irq < 2; irq++) {
-		/* CPU 6's sub-generator never gets a batch, or "hard irq" */
+	static const char *const modes[] = {
+		"no memory for a batch", "hard interrupt", "interrupts off",
+	};
+
+	for (int mode = 0; mode < 3; mode++) {
+		/*
+		 * CPU 6's sub-generator never gets a batch; or "hard irq"; or
+		 * the caller holds an irqsave lock, outside hard interrupt
+		 * context: no sub-generator's lock may be taken then
+		 */
 		kchacha_shim_force_cpu = 6;
-		kchacha_shim_kmalloc_fail = !irq;
-		kchacha_shim_hardirq = irq;
+		kchacha_shim_kmalloc_fail = mode == 0;
+		kchacha_shim_hardirq = mode == 1;
+		kchacha_shim_irqs_off += mode == 2;
 		for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 			measure_bytes(tfm, sizes[i], buf, &lo, &hi);
 			printf("%s: %s, %zu-byte requests: reseed every %lu..%lu bytes\n",
-			       impl->name, irq ? "hard interrupt" : "no memory",
-			       sizes[i], lo, hi);
+			       impl->name, modes[mode], sizes[i], lo, hi);
 			snprintf(what, sizeof(what),
 				 "%s: %zu-byte requests reseed within 1 MiB of output (and not %zu bytes earlier)",
-				 irq ? "hard interrupt" : "no memory for a batch",
-				 sizes[i], sizes[i]);
+				 modes[mode], sizes[i], sizes[i]);
 			check(hi <= RESEED_BYTES &&
 			      lo + sizes[i] > RESEED_BYTES, impl->name, what);
 		}
+		kchacha_shim_irqs_off -= mode == 2;
 		kchacha_shim_hardirq = false;
 		kchacha_shim_kmalloc_fail = false;
 	}
 	kchacha_shim_force_cpu = -1;
 	check(kchacha_shim_slab_bytes == slab &&
 	      kchacha_shim_simd_irqs_off == simd, impl->name,
-	      "the instance path allocates nothing and runs no SIMD in hard interrupt context");
+	      "the instance path allocates nothing and runs no SIMD in hard interrupt context or with interrupts off");
 	crypto_free_rng(tfm);
 	free(buf);
 }

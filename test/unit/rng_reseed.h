@@ -122,14 +122,16 @@ static void measure_bytes(struct crypto_rng *tfm, size_t size, uint8_t *buf,
 
 /*
  * Ticks after a reseed at which requests of @size reseed: 59 s at once,
- * then steps of 20 ms, a request at each.  Real ticks also pass, so the
- * figure may be a tick or two short.
+ * then steps of 20 ms, a request at each.  The real tick stands still
+ * meanwhile, so the figure is exact however slowly the requests run (an
+ * emulator on a loaded machine).
  */
 static unsigned long measure_time(struct crypto_rng *tfm, size_t size,
 				  uint8_t *buf, bool *early)
 {
 	unsigned long start, c, step = HZ / 50;
 
+	__atomic_store_n(&kchacha_shim_jiffies_frozen, true, __ATOMIC_RELAXED);
 	crypto_rng_reset(tfm, NULL, 0);
 	start = __atomic_load_n(&kchacha_shim_jiffies_offset, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&kchacha_shim_jiffies_offset,
@@ -146,6 +148,7 @@ static unsigned long measure_time(struct crypto_rng *tfm, size_t size,
 		    2 * RESEED_SECS * HZ)
 			break;
 	}
+	__atomic_store_n(&kchacha_shim_jiffies_frozen, false, __ATOMIC_RELAXED);
 	return kchacha_shim_jiffies_offset - start;
 }
 
@@ -177,7 +180,7 @@ static void test_interval(const struct kchacha_impl *impl,
 			 size, size < RESEED_BYTES ? "" : " (or earlier, on bytes)");
 		check(t <= RESEED_SECS * HZ + HZ / 50 &&
 		      (size >= RESEED_BYTES ||
-		       (!early && t + 3 > RESEED_SECS * HZ)), impl->name, what);
+		       (!early && t > RESEED_SECS * HZ)), impl->name, what);
 	}
 	kchacha_shim_force_cpu = -1;
 	crypto_free_rng(tfm);
@@ -243,7 +246,7 @@ static void test_long(const struct kchacha_impl *impl, struct rng_alg *alg)
 	size_t len = 4 << 20;
 	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
 	uint8_t *a = malloc(len), *b = malloc(len);
-	unsigned long r, locks, bad = kchacha_shim_bad_resched;
+	unsigned long r, rcu, locks, bad = kchacha_shim_bad_resched;
 
 	crypto_rng_get_bytes(tfm, a, 16);
 	kchacha_shim_resched = 0;
@@ -255,16 +258,24 @@ static void test_long(const struct kchacha_impl *impl, struct rng_alg *alg)
 	kchacha_shim_resched = 0;
 	crypto_rng_generate(tfm, pattern, 40, b, len);
 	kchacha_shim_preemptible = true;
-	printf("%s: a 4 MiB request: %lu cond_resched(), %lu locks taken; where it may not sleep: %lu cond_resched()\n",
-	       impl->name, r, locks, kchacha_shim_resched);
+	/* preemptible, but inside rcu_read_lock() (PREEMPT_RCU) */
+	rcu = kchacha_shim_resched;
+	kchacha_shim_rcu_depth = 1;
+	crypto_rng_get_bytes(tfm, a, len);
+	kchacha_shim_rcu_depth = 0;
+	rcu = kchacha_shim_resched - rcu;
+	printf("%s: a 4 MiB request: %lu cond_resched(), %lu locks taken; where it may not sleep: %lu cond_resched(), in an RCU read-side section %lu\n",
+	       impl->name, r, locks, kchacha_shim_resched - rcu, rcu);
 	check(r >= len / RESCHED_BYTES - 1 && kchacha_shim_bad_resched == bad,
 	      impl->name,
 	      "a 4 MiB request reschedules at least every 64 KiB, only where it may");
 	check(locks <= 5 * (len >> 20) + 2, impl->name,
 	      "a 4 MiB request takes at most 5 locks per MiB (a key, a reseed, a rekey)");
-	check(kchacha_shim_resched == 0 && memcmp(a, b, len) &&
+	check(kchacha_shim_resched == rcu && memcmp(a, b, len) &&
 	      memcmp(b, b + len / 2, 4096), impl->name,
 	      "a caller that may not sleep is served without cond_resched()");
+	check(rcu == 0, impl->name,
+	      "a caller in an RCU read-side section is served without cond_resched()");
 	crypto_free_rng(tfm);
 	free(a);
 	free(b);

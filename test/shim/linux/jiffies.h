@@ -3,13 +3,15 @@
  * User-space shim for <linux/jiffies.h>: as in the kernel, jiffies is a
  * plain load of a counter that a tick advances HZ times a second, here a
  * thread started on first use; plus kchacha_shim_jiffies_offset, which
- * tests raise to make time pass.
+ * tests raise to make time pass.  While kchacha_shim_jiffies_frozen is
+ * set the tick stands still: only the offset moves.
  */
 #ifndef _SHIM_LINUX_JIFFIES_H
 #define _SHIM_LINUX_JIFFIES_H
 #define HZ			250
 extern unsigned long kchacha_shim_jiffies_now;
 extern unsigned long kchacha_shim_jiffies_offset;
+extern bool kchacha_shim_jiffies_frozen;
 void kchacha_shim_jiffies_start(void);
 
 static inline unsigned long kchacha_shim_jiffies(void)

@@ -64,6 +64,7 @@ got=$(cat /sys/module/kchacha/parameters/prefer_ymm 2>/dev/null)
 	no "prefer_ymm reads $ymm, as the kernel tells for this CPU (got: $got)"
 rng_ranks "$expect" "$expect" read
 avx512=$(echo "$impls" | grep -x -e avx512 -e avx512vl | sort)
+[ -n "$avx512" ] || no "AVX-512 implementations expected on $(echo "$impls" | tr '\n' ' ')"
 
 # the AVX-512 code, zmm and ymm-only, through the kernel, against the
 # in-tree driver

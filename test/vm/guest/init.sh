@@ -5,7 +5,12 @@
 # the expected implementations as kc.expect=impl:prio,... on the kernel
 # command line, lowest level first, and kc.hooks=1 for a test build (with
 # the fault-injection parameters) or 0 for the module users build.  Ends
-# with "KCTEST: N passed, M failed, K skipped", each SKIP named.
+# with "KCTEST: N passed, M failed, K skipped", each SKIP named.  Each
+# section of the suite starts with "KCSECTION <id> <title>" or, where it
+# does not run, is a SKIP starting with its id and saying why; the line
+# before the summary, "KCSECTIONS: <id>...", lists those that ran.
+# test/vm/run requires one or the other for every section of its list, and
+# a section that ran must have counted a check or a SKIP.
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -25,7 +30,27 @@ ok() { pass=$((pass + 1)); echo "PASS $*"; }
 no() { fail=$((fail + 1)); echo "FAIL $*"; }
 # a check that cannot run here: counted and named in the summary
 skip() { nskip=$((nskip + 1)); skipped="$skipped [$*]"; echo "SKIP $*"; }
+# section ID TITLE: the checks that follow are section ID's
+sec=
+sec_at=0
+sec_end() {
+	[ -z "$sec" ] || [ $((pass + fail + nskip)) != "$sec_at" ] ||
+		no "section $sec ran no check"
+	sec=
+}
+sections=
+section() {
+	sec_end
+	sec=$1
+	sections="$sections $1"
+	sec_at=$((pass + fail + nskip))
+	echo "KCSECTION $*"
+}
+# skip_section ID REASON: section ID does not run here
+skip_section() { sec_end; skip "$*"; }
 summary() {
+	sec_end
+	[ -z "$sections" ] || echo "KCSECTIONS:$sections"
 	echo "KCTEST: $pass passed, $fail failed, $nskip skipped${skipped:+:$skipped}"
 }
 check() { if "$@" >/dev/null 2>&1; then ok "$*"; else no "$*"; fi; }
@@ -169,7 +194,8 @@ fi
 # in-tree drivers with fewer lengths (kctest quick), the rngs (1b), kcapi-enc
 # against OpenSSL (2), load/unload cycles (8) and a clean log (9); not the
 # autoload (0), memory (1c), tcrypt (3), rmmod-while-bound (4), max_isa
-# (5) and fault-injection (6, 7) tests, nor dm-crypt (8b)
+# (5) and fault-injection (6, 7, 7b) tests, nor dm-crypt (8b): each of
+# those is a SKIP line
 short=
 grep -q ' kc.suite=short' /proc/cmdline && short=1
 difftest=diff
@@ -178,7 +204,10 @@ difftest=diff
 # 0. autoload: kchacha sits in /lib/modules/$(uname -r)/updates, depmod'ed;
 #    binding an AF_ALG socket to a driver or an algorithm name loads it
 echo /bin/modprobe > /proc/sys/kernel/modprobe
-if [ -z "$short" ]; then
+if [ -n "$short" ]; then
+	skip_section "0 autoload by AF_ALG bind: not in the short suite"
+else
+section 0 autoload by AF_ALG bind
 if kctest hold chacha20-kchacha-$top 0 >/dev/null && lsmod | grep -q '^kchacha '; then
 	ok "AF_ALG bind to chacha20-kchacha-$top loaded kchacha (no insmod)"
 else
@@ -207,6 +236,7 @@ fi
 rmmod kchacha 2>/dev/null
 fi
 
+section 1 load, /proc/crypto, differential and bad-input tests
 load_intree
 # the in-tree drivers the differential tests compare with
 for alg in chacha20 xchacha20 xchacha12; do
@@ -221,6 +251,7 @@ for alg in chacha20 xchacha20 xchacha12; do
 done
 
 # 1. load, /proc/crypto, differential and bad-input tests of every driver
+#    (kctest quick, fewer lengths, in the short suite)
 check insmod /kchacha.ko
 run kctest proc "$kcspec"
 ndrivers=$(grep -c '^driver *: .*-kchacha-' /proc/crypto)
@@ -270,7 +301,10 @@ simd_entry=
 for f in kernel_fpu_begin_mask kernel_neon_begin; do
 	grep -q "^$f\$" $T/available_filter_functions 2>/dev/null && simd_entry=$f
 done
-if [ -n "$simd_entry" ] && grep -qw function $T/available_tracers; then
+if [ "$top" = generic ]; then
+	skip_section "1a SIMD sections counted: only the C core here"
+elif [ -n "$simd_entry" ] && grep -qw function $T/available_tracers; then
+	section 1a the SIMD drivers enter SIMD
 	for impl in $impls; do
 		[ "$impl" = generic ] && continue
 		echo "$simd_entry" > $T/set_ftrace_filter
@@ -287,13 +321,15 @@ if [ -n "$simd_entry" ] && grep -qw function $T/available_tracers; then
 	done
 	echo > $T/set_ftrace_filter
 elif [ -n "$debug" ]; then
-	echo "NOTE: no function tracer in this kernel: SIMD sections not counted"
+	skip_section "1a SIMD sections counted: no function tracer in this kernel"
 else
+	section 1a the SIMD drivers enter SIMD
 	no "the function tracer and kernel_fpu_begin_mask or kernel_neon_begin, to count SIMD sections"
 fi
 
 # 1b. the rngs: one per implementation, tested, ranked 150 + level: below
 #     the kernel's DRBG unless rng_prefer=1 puts them at 300 + level
+section 1b the rngs
 level=0
 for impl in $impls; do
 	d=chacha20rng-kchacha-$impl
@@ -312,16 +348,18 @@ done
 #     (not on the debug kernel, whose KASAN redzones and lockdep maps
 #     change every object's size)
 if [ -n "$debug" ]; then
-	skip "1c rng memory: KASAN and lockdep change every object's size"
+	skip_section "1c rng memory: KASAN and lockdep change every object's size"
 elif [ -n "$short" ]; then
-	skip "1c rng memory: not in the short suite"
+	skip_section "1c rng memory: not in the short suite"
 else
+	section 1c rng memory
 	run rngvm mem chacha20rng-kchacha-$top 1000 $ref_chacha20
 fi
 # 1d. the default stdrng, crypto_alloc_rng("stdrng"): the kernel's DRBG
 #     where it has one (modules.order or modules.builtin list drbg.ko),
 #     kchacha's best only with rng_prefer=1; where it has no DRBG, and no
 #     other stdrng, kchacha's best with or without rng_prefer
+section 1d the default stdrng
 kdir=/lib/modules/$(uname -r)
 others=$(other_stdrngs)
 if grep -qs '/drbg\.ko$' $kdir/modules.order $kdir/modules.builtin; then
@@ -355,6 +393,7 @@ fi
 check insmod /kchacha.ko
 
 # 2. kcapi-enc against `openssl enc -chacha20` computed on the host
+section 2 kcapi-enc against openssl enc -chacha20
 iv=$(cat /data/iv.hex)
 for impl in $impls; do
 	rm -f /tmp/ct
@@ -370,9 +409,14 @@ for impl in $impls; do
 done
 
 # 2b. AF_ALG's restriction (7.3 on) and Adiantum for an unprivileged user
+section 2b AF_ALG restriction, Adiantum for an unprivileged user
 . /afalg.sh
 
-if [ -z "$short" ]; then
+if [ -n "$short" ]; then
+	skip_section "3 tcrypt mode=214: not in the short suite"
+	skip_section "4 rmmod refused while bound: not in the short suite"
+else
+section 3 tcrypt mode=214
 # 3. tcrypt's chacha20 speed test picks the highest-priority driver:
 #    kchacha's best, unless an in-tree one ranks above it (chacha20-lib,
 #    300, above kchacha's generic 110 on 7.x)
@@ -392,6 +436,7 @@ else
 fi
 
 # 4. rmmod refused while a socket is bound, allowed after it closes
+section 4 rmmod refused while bound
 for holder in "kctest hold chacha20-kchacha-$top" \
 	      "rngtest hold chacha20rng-kchacha-$top"; do
 	# a fresh file: the previous holder's "bound" line must not count
@@ -423,8 +468,13 @@ fi
 check rmmod kchacha
 if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
 
-if [ -z "$short" ]; then
+if [ -n "$short" ]; then
+	skip_section "5 max_isa: not in the short suite"
+	skip_section "6 failing self-tests: not in the short suite"
+	skip_section "7 failing registrations: not in the short suite"
+else
 # 5. max_isa caps the set; an unknown value fails the load
+section 5 max_isa
 set -- $(echo "$kcspec" | tr ',' ' ')
 prefix=
 for e in "$@"; do
@@ -454,10 +504,12 @@ kc_loaded && no "nothing registered after a refused load"
 #    selftest_fail runs the self-test on a copy of the implementation with
 #    one keystream byte wrong: the line must be the self-test's own.
 if [ "$hooks" != 1 ]; then
-	skip "6 failing self-tests: the module users build has no selftest_fail"
+	skip_section "6 failing self-tests: the module users build has no selftest_fail"
 elif [ "$top" = generic ]; then
+	section 6 failing self-tests
 	skip "6 a failing SIMD self-test: only the C core here"
 else
+	section 6 failing self-tests
 	klog_clear
 	if insmod /kchacha.ko selftest_fail=$top; then
 		below=$(echo "$kcspec" | tr ',' '\n' | grep -v "^$top:" | paste -sd, -)
@@ -488,8 +540,11 @@ fi
 #    fails and nothing is left; of a SIMD driver, that implementation is
 #    left out with one kernel-log line and the module loads with the rest
 #    (drivers register four per implementation, in the order of kc.expect)
-[ "$hooks" = 1 ] ||
-	skip "7 failing registrations: the module users build has no fail_register"
+if [ "$hooks" = 1 ]; then
+	section 7 failing registrations
+else
+	skip_section "7 failing registrations: the module users build has no fail_register"
+fi
 for i in $(seq 1 "$ndrivers"); do
 	[ "$hooks" = 1 ] || break
 	klog_clear
@@ -521,12 +576,18 @@ fi
 
 # 7b. a failing registration while a task binds that implementation's
 #     driver (test/vm/guest/regrace.sh)
-if [ "$hooks" = 1 ] && [ "$(echo "$impls" | wc -l)" -gt 1 ]; then
+if [ "$hooks" != 1 ]; then
+	skip_section "7b a failing registration while its driver is bound: the module users build has no fail_register"
+elif [ "$(echo "$impls" | wc -l)" -gt 1 ]; then
+	section 7b a failing registration while its driver is bound
 	. /regrace.sh
 	regrace "$(echo "$impls" | sed -n 2p)" 8
+else
+	skip_section "7b a failing registration while its driver is bound: only the C core here"
 fi
 
 # 8. load/unload cycles
+section 8 load/unload cycles
 cycles=0
 for i in $(seq 1 20); do
 	insmod /kchacha.ko && rmmod kchacha && cycles=$((cycles + 1))
@@ -538,6 +599,7 @@ done
 # 8b. Adiantum dm-crypt on kchacha's XChaCha12, read back by the in-tree
 # drivers (test/vm/guest/dmcrypt.c), where the host packed the modules
 if [ -z "$short" ] && [ -s /modules/dm ]; then
+	section 8b dm-crypt
 	dm_ok=1
 	for m in $(cat /modules/dm); do
 		case $m in
@@ -557,10 +619,12 @@ if [ -z "$short" ] && [ -s /modules/dm ]; then
 		no "dm-crypt: loading $(cat /modules/dm | tr '\n' ' ')and kchacha"
 	fi
 else
-	skip "8b dm-crypt: its modules are not packed (KC_DMCRYPT=1), or the short suite"
+	skip_section "8b dm-crypt: $([ -n "$short" ] && echo "not in the short suite" ||
+		echo "its modules are not packed (KC_DMCRYPT=1)")"
 fi
 
 # 9. a clean log
+section 9 a clean kernel log
 klog_clear
 if grep -E "BUG|WARNING|Oops|Call Trace|UBSAN|KASAN|sleeping function" /tmp/klog; then
 	no "kernel log free of BUG, WARNING, Oops, Call Trace"
