@@ -669,8 +669,10 @@ static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
  */
 static noinline void kchacha_rng_check(struct kchacha_rng *rng)
 {
-	bool due = kchacha_rng_due(rng);
+	bool due;
 
+	kchacha_rng_hook(rng, "decide");
+	due = kchacha_rng_due(rng);
 	kchacha_rng_hook(rng, "check");
 	if (due)
 		kchacha_rng_reseed(rng, NULL, 0, true);

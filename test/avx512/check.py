@@ -52,6 +52,8 @@ import time
 sys.dont_write_bytecode = True           # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import emu  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from chacha_ref import chacha_block  # noqa: E402
 
 M32 = (1 << 32) - 1
 AVX512 = 'kchacha_avx512_xor'
@@ -61,35 +63,6 @@ AVX2 = 'kchacha_avx2_xor'
 ISA = {AVX2: 'avx2', AVX512: 'avx512', AVX512VL: 'avx512vl'}
 
 # ---- the reference: RFC 8439 section 2, nothing shared with the module -----
-
-
-def rotl(v, c):
-    return ((v << c) | (v >> (32 - c))) & M32
-
-
-def chacha_block(state, rounds):
-    x = list(state)
-
-    def qr(a, b, c, d):
-        x[a] = (x[a] + x[b]) & M32
-        x[d] = rotl(x[d] ^ x[a], 16)
-        x[c] = (x[c] + x[d]) & M32
-        x[b] = rotl(x[b] ^ x[c], 12)
-        x[a] = (x[a] + x[b]) & M32
-        x[d] = rotl(x[d] ^ x[a], 8)
-        x[c] = (x[c] + x[d]) & M32
-        x[b] = rotl(x[b] ^ x[c], 7)
-
-    for _ in range(rounds // 2):
-        qr(0, 4, 8, 12)
-        qr(1, 5, 9, 13)
-        qr(2, 6, 10, 14)
-        qr(3, 7, 11, 15)
-        qr(0, 5, 10, 15)
-        qr(1, 6, 11, 12)
-        qr(2, 7, 8, 13)
-        qr(3, 4, 9, 14)
-    return struct.pack('<16I', *[(x[i] + state[i]) & M32 for i in range(16)])
 
 
 def keystream(state, length, rounds):

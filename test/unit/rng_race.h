@@ -10,28 +10,36 @@
  * resume; the instance path keeps the same bounds as a sub-generator;
  * batches are freed wiped.
  *
- * rng.c's test hook (kchacha_shim_rng_hook) runs at three points:
+ * rng.c's test hook (kchacha_shim_rng_hook) runs at four points:
  * "reseed", under the instance lock just after the generation changed,
  * where rng_gens counts the generations exactly; "refill", at the start of
- * a refill, where a test may run a seed(); and "check", where a request
- * has just decided whether a reseed is due, where a test may run the
- * vmfork notifier.
+ * a refill, where a test may run a seed(); "decide", where a request that
+ * found the epoch or the time changed is about to ask whether a reseed is
+ * due, and "check", where it has just decided, between which a test may
+ * run another CPU's request and the vmfork notifier.  Each action runs
+ * once: the hook takes it.
  */
 
 static unsigned long rng_gens;
 static void (*refill_action)(struct kchacha_rng *rng);
+static void (*decide_action)(struct kchacha_rng *rng);
 static void (*check_action)(struct kchacha_rng *rng);
+static int race_stop;
 
 static void race_hook(struct kchacha_rng *rng, const char *where)
 {
+	void (**slot)(struct kchacha_rng *rng) = &refill_action;
 	void (*action)(struct kchacha_rng *rng);
 
 	if (!strcmp(where, "reseed")) {
 		__atomic_fetch_add(&rng_gens, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	action = __atomic_exchange_n(strcmp(where, "check") ? &refill_action :
-				     &check_action, NULL, __ATOMIC_ACQ_REL);
+	if (!strcmp(where, "decide"))
+		slot = &decide_action;
+	else if (!strcmp(where, "check"))
+		slot = &check_action;
+	action = __atomic_exchange_n(slot, NULL, __ATOMIC_ACQ_REL);
 	if (action)
 		action(rng);
 }
@@ -41,62 +49,67 @@ static unsigned long gens(void)
 	return __atomic_load_n(&rng_gens, __ATOMIC_RELAXED);
 }
 
-/* ---- a VM clone racing with requests (finding 1) ---- */
+/* ---- a VM clone racing with a request's decision (finding 1) ---- */
 
-struct race_arg {
-	struct crypto_rng *tfm;
-	int cpu;
-	bool irq;
-	unsigned long done;	/* requests completed */
-};
-
-static int race_stop;
-
-static void *vmfork_worker(void *p)
-{
-	struct race_arg *a = p;
-	uint8_t x[16];
-
-	kchacha_shim_thread_cpu = a->cpu;
-	while (!__atomic_load_n(&race_stop, __ATOMIC_ACQUIRE)) {
-		crypto_rng_get_bytes(a->tfm, x, sizeof(x));
-		__atomic_fetch_add(&a->done, 1, __ATOMIC_RELEASE);
-	}
-	return NULL;
-}
+static struct crypto_rng *race_tfm;
+static unsigned long race_c1;
+static int race_decided, race_cloned;
 
 static void vmfork_notify(void)
 {
 	kchacha_shim_vmfork_nb->notifier_call(kchacha_shim_vmfork_nb, 0, NULL);
 }
 
-/*
- * Two threads request 16 bytes at a time, each on its own sub-generator.
- * Each round, a VM clone makes every request look; this thread reseeds,
- * and a second clone comes while another request has just decided whether
- * a reseed is due (rng.c's "check" point): after it, both threads make
- * two more requests, and a reseed must have followed the second clone.
- */
-static unsigned long check_c0;
-static int check_fired;
-
-static void vmfork_in_check(struct kchacha_rng *rng)
+/* "check": the request has decided; the second clone comes now. */
+static void vmfork_after_decision(struct kchacha_rng *rng)
 {
-	check_c0 = reseeds();
+	race_c1 = reseeds();
 	vmfork_notify();
-	__atomic_store_n(&check_fired, 1, __ATOMIC_RELEASE);
+	race_cloned = 1;
 }
 
+static void *request_on_cpu1(void *p)
+{
+	uint8_t x[16];
+
+	kchacha_shim_thread_cpu = 1;
+	crypto_rng_get_bytes(race_tfm, x, sizeof(x));
+	return NULL;
+}
+
+/*
+ * "decide": the request saw the first clone and is about to ask whether a
+ * reseed is due; another CPU's request reseeds first (for the same clone)
+ * and has returned by the time the decision is taken, so it is "not due".
+ */
+static void reseed_on_cpu1(struct kchacha_rng *rng)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, request_on_cpu1, NULL);
+	pthread_join(t, NULL);
+	race_decided = 1;
+	check_action = vmfork_after_decision;
+}
+
+/*
+ * The interleaving of finding 1, forced at rng.c's test points rather than
+ * hoped for: a clone makes the next request look; while it looks (between
+ * its comparison of the epochs and whatever it does after deciding), a
+ * request on CPU 1 reseeds, so the first request decides that nothing is
+ * due, and then a second clone comes.  The next of 200 requests from
+ * CPUs 0 and 1 must reseed, once.  Twenty rounds; every step happens in
+ * the same order every run (the other CPU's request is a thread that is
+ * joined), so the result is the same every run.
+ */
 static void test_vmfork_race(const struct kchacha_impl *impl,
 			     struct rng_alg *alg)
 {
-	enum { N = 2, ROUNDS = 200 };
+	enum { ROUNDS = 20, AFTER = 200 };
 	unsigned int ncpus = kchacha_shim_ncpus;
-	unsigned long lost = 0, fired = 0, seen[N];
-	struct race_arg a[N];
-	pthread_t th[N];
-	struct crypto_rng *tfm;
-	int i, r, k;
+	unsigned long lost = 0, forced = 0, extra = 0;
+	uint8_t x[16];
+	int r, k;
 
 	if (kchacha_rng_init_module)
 		kchacha_rng_init_module();
@@ -104,49 +117,41 @@ static void test_vmfork_race(const struct kchacha_impl *impl,
 		check(false, impl->name, "a vmfork notifier is registered");
 		return;
 	}
-	/* a sub-generator per thread: byte-bound reseeds are rare */
-	kchacha_shim_ncpus = 8;
-	tfm = kchacha_shim_alloc_rng(alg);
-	race_stop = 0;
-	for (i = 0; i < N; i++) {
-		a[i] = (struct race_arg){ .tfm = tfm, .cpu = i };
-		pthread_create(&th[i], NULL, vmfork_worker, &a[i]);
-	}
+	kchacha_shim_ncpus = 2;
+	race_tfm = kchacha_shim_alloc_rng(alg);
+	kchacha_shim_thread_cpu = 0;
+	crypto_rng_get_bytes(race_tfm, x, sizeof(x));
 	for (r = 0; r < ROUNDS; r++) {
-		uint8_t x[16];
+		unsigned long c0, n;
 
-		check_fired = 0;
-		check_action = vmfork_in_check;
+		race_decided = race_cloned = 0;
 		vmfork_notify();
-		/* this thread reseeds; the others may be deciding meanwhile */
-		crypto_rng_get_bytes(tfm, x, sizeof(x));
-		for (k = 0; k < 200 &&
-		     !__atomic_load_n(&check_fired, __ATOMIC_ACQUIRE); k++)
-			sched_yield();
-		check_action = NULL;
-		if (!__atomic_load_n(&check_fired, __ATOMIC_ACQUIRE))
-			continue;
-		fired++;
-		for (i = 0; i < N; i++)
-			seen[i] = __atomic_load_n(&a[i].done, __ATOMIC_ACQUIRE);
-		for (i = 0; i < N; i++)
-			while (__atomic_load_n(&a[i].done, __ATOMIC_ACQUIRE) <
-			       seen[i] + 2)
-				sched_yield();
-		if (reseeds() == check_c0)
-			lost++;
+		c0 = reseeds();
+		decide_action = reseed_on_cpu1;
+		crypto_rng_get_bytes(race_tfm, x, sizeof(x));
+		decide_action = check_action = NULL;
+		/* CPU 1 reseeded, the clone came after the decision: forced */
+		if (race_decided && race_cloned && race_c1 == c0 + 1 &&
+		    reseeds() == race_c1)
+			forced++;
+		for (k = 0; k < AFTER; k++) {
+			kchacha_shim_thread_cpu = k & 1;
+			crypto_rng_get_bytes(race_tfm, x, sizeof(x));
+		}
+		kchacha_shim_thread_cpu = 0;
+		n = reseeds() - race_c1;
+		lost += n == 0;
+		extra += n > 1;
 	}
-	__atomic_store_n(&race_stop, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < N; i++)
-		pthread_join(th[i], NULL);
-	crypto_free_rng(tfm);
+	kchacha_shim_thread_cpu = -1;
+	crypto_free_rng(race_tfm);
 	kchacha_shim_ncpus = ncpus;
 	if (kchacha_rng_exit_module)
 		kchacha_rng_exit_module();
-	printf("%s: %lu VM clones while a request decided, amid 2 threads' requests: %lu not followed by a reseed\n",
-	       impl->name, fired, lost);
-	check(!lost && fired, impl->name,
-	      "a VM clone while a request decides is always followed by a reseed");
+	printf("%s: %d rounds of a VM clone after a request decided nothing was due: %lu forced, %lu not followed by a reseed in %d requests, %lu by more than one\n",
+	       impl->name, ROUNDS, forced, lost, AFTER, extra);
+	check(forced == ROUNDS && !lost && !extra, impl->name,
+	      "a VM clone while a request decides is followed by one reseed, at the next request");
 }
 
 /* A clone while a reseed fetches its entropy: the next request reseeds. */

@@ -28,12 +28,17 @@ M failed"; exits 1 on any failure.
 import base64
 import hashlib
 import hmac
+import os
 import struct
 import sys
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.exceptions import InvalidTag
+
+sys.dont_write_bytecode = True           # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from chacha_ref import SIGMA, chacha_block, hchacha  # noqa: E402
 
 M32 = 0xffffffff
 M64 = (1 << 64) - 1
@@ -56,41 +61,6 @@ def result(ok, what):
 
 # ---------------------------------------------------------------- ChaCha
 
-def _rotl(v, n):
-    return ((v << n) & M32) | (v >> (32 - n))
-
-
-def _rounds(x, nrounds):
-    def qr(a, b, c, d):
-        x[a] = (x[a] + x[b]) & M32
-        x[d] = _rotl(x[d] ^ x[a], 16)
-        x[c] = (x[c] + x[d]) & M32
-        x[b] = _rotl(x[b] ^ x[c], 12)
-        x[a] = (x[a] + x[b]) & M32
-        x[d] = _rotl(x[d] ^ x[a], 8)
-        x[c] = (x[c] + x[d]) & M32
-        x[b] = _rotl(x[b] ^ x[c], 7)
-    for _ in range(nrounds // 2):
-        qr(0, 4, 8, 12)
-        qr(1, 5, 9, 13)
-        qr(2, 6, 10, 14)
-        qr(3, 7, 11, 15)
-        qr(0, 5, 10, 15)
-        qr(1, 6, 11, 12)
-        qr(2, 7, 8, 13)
-        qr(3, 4, 9, 14)
-
-
-SIGMA = struct.unpack('<4I', b'expand 32-byte k')
-
-
-def hchacha(key, nonce16, nrounds):
-    x = list(SIGMA) + list(struct.unpack('<8I', key)) + \
-        list(struct.unpack('<4I', nonce16))
-    _rounds(x, nrounds)
-    return struct.pack('<8I', *(x[0:4] + x[12:16]))
-
-
 def xchacha_stream(key, nonce24, length, nrounds):
     """The keystream of XChaCha at stream position 0 (the kernel's xchacha
     with a 32-byte IV whose last 8 bytes are zero)."""
@@ -99,10 +69,8 @@ def xchacha_stream(key, nonce24, length, nrounds):
     out = bytearray()
     ctr = 0
     while len(out) < length:
-        s = list(SIGMA) + list(sub) + [ctr & M32, 0] + list(tail)
-        x = list(s)
-        _rounds(x, nrounds)
-        out += struct.pack('<16I', *((x[i] + s[i]) & M32 for i in range(16)))
+        out += chacha_block(list(SIGMA) + list(sub) + [ctr & M32, 0] +
+                            list(tail), nrounds)
         ctr += 1
     return bytes(out[:length])
 
