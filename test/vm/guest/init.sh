@@ -92,6 +92,14 @@ other_stdrngs() {
 # calls: the stdrng driver whose refcnt the bound socket raised
 stdrng_got() { kctest which rng stdrng | awk '$2 == "stdrng" { print $3 }'; }
 kc_loaded() { grep -q -- '-kchacha-' /proc/crypto; }
+clean_log() {
+	klog_clear
+	if grep -E "BUG|WARNING|Oops|Call Trace|UBSAN|KASAN|sleeping function" /tmp/klog; then
+		no "kernel log free of BUG, WARNING, Oops, Call Trace"
+	else
+		ok "kernel log free of BUG, WARNING, Oops, Call Trace"
+	fi
+}
 # Since 6.12 the crypto manager tests a new algorithm after its
 # registration has returned, in a cryptomgr_test thread that holds the
 # module: rmmod in that window fails with EAGAIN, and /proc/crypto shows
@@ -161,6 +169,29 @@ fi
 # the rng boot of test/vm/rngboot: a late kernel RNG, then a VM clone
 if grep -q ' kc.mode=rng' /proc/cmdline; then
 	. /rngboot.sh
+	poweroff -f
+fi
+
+# one check alone, on a quick boot (KC_APPEND=kc.only=NAME test/vm/run
+# max, with KC_KO= another module): regrace (7b), resume (1e)
+only=$(sed -n 's/.* kc\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
+if [ -n "$only" ]; then
+	load_intree
+	case $only in
+	regrace)
+		. /regrace.sh
+		regrace "$(echo "$impls" | sed -n 2p)" 8
+		;;
+	resume)
+		check insmod /kchacha.ko
+		. /pm.sh
+		pm_resume
+		rmmod kchacha
+		;;
+	*) no "kc.only=$only: no such check" ;;
+	esac
+	clean_log
+	summary
 	poweroff -f
 fi
 
@@ -353,6 +384,13 @@ else
 	no "insmod rng_prefer=1"
 fi
 check insmod /kchacha.ko
+# 1e. a suspend to RAM (S3), woken by an RTC alarm: an rng instance made
+#     before it reseeds at its next request after the resume
+#     (test/vm/guest/pm.sh)
+if [ -z "$short" ]; then
+	. /pm.sh
+	pm_resume
+fi
 
 # 2. kcapi-enc against `openssl enc -chacha20` computed on the host
 iv=$(cat /data/iv.hex)
@@ -561,12 +599,7 @@ else
 fi
 
 # 9. a clean log
-klog_clear
-if grep -E "BUG|WARNING|Oops|Call Trace|UBSAN|KASAN|sleeping function" /tmp/klog; then
-	no "kernel log free of BUG, WARNING, Oops, Call Trace"
-else
-	ok "kernel log free of BUG, WARNING, Oops, Call Trace"
-fi
+clean_log
 
 summary
 poweroff -f
