@@ -173,7 +173,8 @@ if grep -q ' kc.mode=rng' /proc/cmdline; then
 fi
 
 # one check alone, on a quick boot (KC_APPEND=kc.only=NAME test/vm/run
-# max, with KC_KO= another module): regrace (7b), resume (1e)
+# max, with KC_KO= another module): regrace (7b); resume, the resume
+# boot of test/vm/run (a suspend to RAM, test/vm/guest/pm.sh)
 only=$(sed -n 's/.* kc\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
 if [ -n "$only" ]; then
 	load_intree
@@ -384,13 +385,6 @@ else
 	no "insmod rng_prefer=1"
 fi
 check insmod /kchacha.ko
-# 1e. a suspend to RAM (S3), woken by an RTC alarm: an rng instance made
-#     before it reseeds at its next request after the resume
-#     (test/vm/guest/pm.sh)
-if [ -z "$short" ]; then
-	. /pm.sh
-	pm_resume
-fi
 
 # 2. kcapi-enc against `openssl enc -chacha20` computed on the host
 iv=$(cat /data/iv.hex)
