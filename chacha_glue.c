@@ -352,6 +352,26 @@ static bool kchacha_drv_unused(const struct kchacha_drv *drv)
  * once with @wait (the load is failing; a tfm must not outlive the
  * module), else now if unused or at rmmod, hidden until then.  Returns
  * whether they are unregistered.
+ *
+ * Why crypto-internal state and a wait.  The API has no "unregister
+ * unless held": crypto_unregister_alg() checks the count only after it
+ * has taken the algorithm off the list, and no public call hides a
+ * registered algorithm from lookups; crypto_alg_sem, taken for writing,
+ * is what orders the DYING mark against every lookup in progress.  No
+ * order of self-tests and registrations avoids the unwind: an
+ * implementation's drivers register one at a time and the crypto
+ * manager needs each registered to test it, so the first is reachable
+ * before the last can fail.  A failing load cannot leave a held driver
+ * behind: do_init_module() frees the module without looking at its
+ * count, so the tfm would run freed code.  Only the C core's failure
+ * fails the load, when its drivers alone are registered, and then the
+ * load waits until their users let go.  Without the mark and the wait,
+ * registration would have to stop being all or nothing: a driver that
+ * failed would simply be missing and the load would never fail after
+ * its first registration.  One window stays: crypto_user's
+ * CRYPTO_MSG_GETALG takes a passing reference even on a dying
+ * algorithm, so a root query between the check below and the
+ * unregistration still warns.
  */
 static bool kchacha_retire_drv(struct kchacha_drv *drv, bool wait)
 {

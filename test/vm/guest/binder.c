@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * binder SECONDS DRIVER: binds an AF_ALG skcipher socket to DRIVER over and
- * over for SECONDS, holding each bound tfm 20 ms, as a user racing with a
- * module load would; prints how many binds succeeded.
+ * binder SECONDS DRIVER RELEASE: binds an AF_ALG skcipher socket to DRIVER
+ * over and over, as a user racing with a module load would, until a bind
+ * succeeds, the file RELEASE exists or SECONDS have passed.  The first
+ * socket that binds is held, its tfm alive, until RELEASE exists (the
+ * caller creates it once the load has returned), so a driver it bound
+ * during the load is held across whatever the load did with it since.
+ * Prints "binder: N binds of DRIVER", N being 0 or 1.
  */
 #include <linux/if_alg.h>
 #include <stdio.h>
@@ -15,26 +19,30 @@
 int main(int argc, char **argv)
 {
 	struct sockaddr_alg sa = { .salg_family = AF_ALG };
-	const struct timespec hold = { 0, 20000000 };
+	const struct timespec tick = { 0, 10000000 };
+	int fd = -1, binds = 0;
 	time_t end;
-	long binds = 0;
 
-	if (argc != 3)
+	if (argc != 4)
 		return 2;
 	end = time(NULL) + atoi(argv[1]);
 	strcpy((char *)sa.salg_type, "skcipher");
 	strncpy((char *)sa.salg_name, argv[2], sizeof(sa.salg_name) - 1);
-	while (time(NULL) < end) {
-		int fd = socket(AF_ALG, SOCK_SEQPACKET, 0);
-
+	while (time(NULL) < end && access(argv[3], F_OK)) {
+		fd = socket(AF_ALG, SOCK_SEQPACKET, 0);
 		if (fd < 0)
 			return 1;
 		if (!bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-			binds++;
-			nanosleep(&hold, NULL);
+			binds = 1;
+			break;
 		}
 		close(fd);
+		fd = -1;
 	}
-	printf("binder: %ld binds of %s\n", binds, argv[2]);
+	while (binds && access(argv[3], F_OK) && time(NULL) < end)
+		nanosleep(&tick, NULL);
+	if (fd >= 0)
+		close(fd);
+	printf("binder: %d binds of %s\n", binds, argv[2]);
 	return 0;
 }

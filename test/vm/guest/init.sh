@@ -117,6 +117,14 @@ other_stdrngs() {
 # calls: the stdrng driver whose refcnt the bound socket raised
 stdrng_got() { kctest which rng stdrng | awk '$2 == "stdrng" { print $3 }'; }
 kc_loaded() { grep -q -- '-kchacha-' /proc/crypto; }
+clean_log() {
+	klog_clear
+	if grep -E "BUG|WARNING|Oops|Call Trace|UBSAN|KASAN|sleeping function" /tmp/klog; then
+		no "kernel log free of BUG, WARNING, Oops, Call Trace"
+	else
+		ok "kernel log free of BUG, WARNING, Oops, Call Trace"
+	fi
+}
 # Since 6.12 the crypto manager tests a new algorithm after its
 # registration has returned, in a cryptomgr_test thread that holds the
 # module: rmmod in that window fails with EAGAIN, and /proc/crypto shows
@@ -186,6 +194,30 @@ fi
 # the rng boot of test/vm/rngboot: a late kernel RNG, then a VM clone
 if grep -q ' kc.mode=rng' /proc/cmdline; then
 	. /rngboot.sh
+	poweroff -f
+fi
+
+# one check alone, on a quick boot (KC_APPEND=kc.only=NAME test/vm/run
+# max, with KC_KO= another module): regrace (7b); resume, the resume
+# boot of test/vm/run (a suspend to RAM, test/vm/guest/pm.sh)
+only=$(sed -n 's/.* kc\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
+if [ -n "$only" ]; then
+	load_intree
+	case $only in
+	regrace)
+		. /regrace.sh
+		regrace "$(echo "$impls" | sed -n 2p)" 8
+		;;
+	resume)
+		check insmod /kchacha.ko
+		. /pm.sh
+		pm_resume
+		rmmod kchacha
+		;;
+	*) no "kc.only=$only: no such check" ;;
+	esac
+	clean_log
+	summary
 	poweroff -f
 fi
 
@@ -625,12 +657,7 @@ fi
 
 # 9. a clean log
 section 9 a clean kernel log
-klog_clear
-if grep -E "BUG|WARNING|Oops|Call Trace|UBSAN|KASAN|sleeping function" /tmp/klog; then
-	no "kernel log free of BUG, WARNING, Oops, Call Trace"
-else
-	ok "kernel log free of BUG, WARNING, Oops, Call Trace"
-fi
+clean_log
 
 summary
 poweroff -f

@@ -19,6 +19,13 @@
  *                            clone the VM (migrate it to a new QEMU with
  *                            another vmgenid), then: the next read must
  *                            come from a reseeded key
+ *   rngvm resume <driver> <state>
+ *                            a socket read, then the system suspends
+ *                            (<state> into /sys/power/state: "mem" with
+ *                            mem_sleep "deep", ACPI S3, or "freeze") and
+ *                            an RTC alarm 2 s later wakes it: after the
+ *                            resume the next read, and only it, must come
+ *                            from a reseeded key
  *
  * Each check prints "PASS what" or "FAIL what: why"; the exit status is 1
  * on any failure.
@@ -258,6 +265,74 @@ static int test_clone(const char *driver)
 	return failed;
 }
 
+/* Write @val into the sysfs file @path; 0 or -1. */
+static int sysfs_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f)
+		return -1;
+	err = fputs(val, f) < 0;
+	err |= fclose(f) != 0;
+	return err ? -1 : 0;
+}
+
+#define WAKEALARM	"/sys/class/rtc/rtc0/wakealarm"
+
+static int test_resume(const char *driver, const char *state)
+{
+	long reseeds, resumes, wake_reseeds, r1, s1, w1;
+	struct timespec t0, t1;
+	unsigned char buf[16];
+	int tfm, op, err;
+
+	op = alg_open("rng", driver, &tfm);
+	if (op < 0 || rng_read(op, buf, 16) || rng_read(op, buf, 16)) {
+		result(0, "rngvm resume: %s socket: %s", driver, strerror(errno));
+		return 1;
+	}
+	reseeds = counter("reseeds");
+	resumes = counter("resumes");
+	wake_reseeds = counter("vmfork_reseeds");
+	rng_read(op, buf, 16);
+	result(reseeds >= 0 && resumes >= 0 &&
+	       counter("reseeds") == reseeds,
+	       "a read before the suspend does not reseed");
+	/* the alarm, then the suspend: the write returns after the resume */
+	clock_gettime(CLOCK_BOOTTIME, &t0);
+	err = sysfs_write(WAKEALARM, "0") || sysfs_write(WAKEALARM, "+2");
+	result(!err, "RTC wake alarm set in 2 s (%s)", WAKEALARM);
+	if (err)
+		return 1;
+	/* "mem": suspend to RAM (S3), not to idle, where the kernel offers it */
+	if (!strcmp(state, "mem"))
+		err = sysfs_write("/sys/power/mem_sleep", "deep");
+	err = err || sysfs_write("/sys/power/state", state);
+	clock_gettime(CLOCK_BOOTTIME, &t1);
+	printf("rngvm resume: suspend (%s) %s, back after %ld s\n", state,
+	       err ? "failed" : "done", (long)(t1.tv_sec - t0.tv_sec));
+	result(!err, "echo %s > /sys/power/state: suspended and resumed", state);
+	s1 = counter("resumes");
+	r1 = counter("reseeds");
+	result(s1 == resumes + 1, "the PM notifier saw one resume (%ld)",
+	       s1 - resumes);
+	result(r1 == reseeds, "no instance reseeded before its next request (%ld)",
+	       r1 - reseeds);
+	rng_read(op, buf, 16);
+	r1 = counter("reseeds");
+	w1 = counter("vmfork_reseeds");
+	printf("rngvm resume: reseeds %ld -> %ld, vmfork_reseeds %ld -> %ld, resumes %ld -> %ld\n",
+	       reseeds, r1, wake_reseeds, w1, resumes, s1);
+	result(r1 == reseeds + 1 && w1 == wake_reseeds + 1,
+	       "the first read after the resume came from a key reseeded for it");
+	rng_read(op, buf, 16);
+	result(counter("reseeds") == r1, "the next read does not reseed again");
+	close(op);
+	close(tfm);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "mem"))
@@ -266,6 +341,8 @@ int main(int argc, char **argv)
 		return test_early(argv[2]) ? 1 : 0;
 	if (argc == 3 && !strcmp(argv[1], "clone"))
 		return test_clone(argv[2]) ? 1 : 0;
-	fprintf(stderr, "usage: rngvm mem <driver> <n> <skcipher> | early <driver> | clone <driver>\n");
+	if (argc == 4 && !strcmp(argv[1], "resume"))
+		return test_resume(argv[2], argv[3]) ? 1 : 0;
+	fprintf(stderr, "usage: rngvm mem <driver> <n> <skcipher> | early <driver> | clone <driver> | resume <driver> freeze|mem\n");
 	return 2;
 }
