@@ -154,6 +154,58 @@ static void test_vmfork_race(const struct kchacha_impl *impl,
 	      "a VM clone while a request decides is followed by one reseed, at the next request");
 }
 
+/* "check": another CPU's request runs to its end. */
+static void request_cpu1_now(struct kchacha_rng *rng)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, request_on_cpu1, NULL);
+	pthread_join(t, NULL);
+}
+
+/*
+ * A clone; a request decides a reseed is due, and before it takes the
+ * instance lock another CPU's request reseeds for the same clone: the
+ * first then finds nothing due, so the clone costs one reseed, not two.
+ */
+static void test_reseed_once(const struct kchacha_impl *impl,
+			     struct rng_alg *alg)
+{
+	enum { ROUNDS = 20 };
+	unsigned int ncpus = kchacha_shim_ncpus;
+	unsigned long twice = 0, c0;
+	uint8_t x[16];
+	int r;
+
+	if (kchacha_rng_init_module)
+		kchacha_rng_init_module();
+	if (!kchacha_shim_vmfork_nb) {
+		check(false, impl->name, "a vmfork notifier is registered");
+		return;
+	}
+	kchacha_shim_ncpus = 2;
+	race_tfm = kchacha_shim_alloc_rng(alg);
+	kchacha_shim_thread_cpu = 0;
+	crypto_rng_get_bytes(race_tfm, x, sizeof(x));
+	for (r = 0; r < ROUNDS; r++) {
+		vmfork_notify();
+		c0 = gens();
+		check_action = request_cpu1_now;
+		crypto_rng_get_bytes(race_tfm, x, sizeof(x));
+		check_action = NULL;
+		twice += gens() - c0 != 1;
+	}
+	kchacha_shim_thread_cpu = -1;
+	crypto_free_rng(race_tfm);
+	kchacha_shim_ncpus = ncpus;
+	if (kchacha_rng_exit_module)
+		kchacha_rng_exit_module();
+	printf("%s: %d VM clones, each reseeded by another CPU's request after a request decided to: %lu reseeded twice or not at all\n",
+	       impl->name, ROUNDS, twice);
+	check(!twice, impl->name,
+	      "a reseed that another CPU made after a request decided on one is not made again");
+}
+
 /* A clone while a reseed fetches its entropy: the next request reseeds. */
 static void test_vmfork_in_reseed(const struct kchacha_impl *impl,
 				  struct rng_alg *alg)
@@ -508,6 +560,7 @@ static void test_issue19(const struct kchacha_impl *impl, struct rng_alg *alg)
 {
 	kchacha_shim_rng_hook = race_hook;
 	test_vmfork_race(impl, alg);
+	test_reseed_once(impl, alg);
 	test_vmfork_in_reseed(impl, alg);
 	test_bound_threads(impl, alg);
 	test_alloc_seed(impl, alg);
