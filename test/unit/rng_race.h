@@ -92,6 +92,41 @@ static void reseed_on_cpu1(struct kchacha_rng *rng)
 	check_action = vmfork_after_decision;
 }
 
+static unsigned int race_ncpus;
+
+/*
+ * The two-CPU stage of the race tests: the module's notifiers registered,
+ * two CPUs, race_tfm allocated and used once on CPU 0.  False (and a
+ * failed check) where there is no vmfork notifier to drive.
+ */
+static bool race_begin(const struct kchacha_impl *impl, struct rng_alg *alg)
+{
+	uint8_t x[16];
+
+	if (kchacha_rng_init_module)
+		kchacha_rng_init_module();
+	if (!kchacha_shim_vmfork_nb) {
+		check(false, impl->name, "a vmfork notifier is registered");
+		return false;
+	}
+	race_ncpus = kchacha_shim_ncpus;
+	kchacha_shim_ncpus = 2;
+	race_tfm = kchacha_shim_alloc_rng(alg);
+	kchacha_shim_thread_cpu = 0;
+	crypto_rng_get_bytes(race_tfm, x, sizeof(x));
+	return true;
+}
+
+/* Undo race_begin(). */
+static void race_end(void)
+{
+	kchacha_shim_thread_cpu = -1;
+	crypto_free_rng(race_tfm);
+	kchacha_shim_ncpus = race_ncpus;
+	if (kchacha_rng_exit_module)
+		kchacha_rng_exit_module();
+}
+
 /*
  * The interleaving of finding 1, forced at rng.c's test points rather than
  * hoped for: a clone makes the next request look; while it looks (between
@@ -106,21 +141,12 @@ static void test_vmfork_race(const struct kchacha_impl *impl,
 			     struct rng_alg *alg)
 {
 	enum { ROUNDS = 20, AFTER = 200 };
-	unsigned int ncpus = kchacha_shim_ncpus;
 	unsigned long lost = 0, forced = 0, extra = 0;
 	uint8_t x[16];
 	int r, k;
 
-	if (kchacha_rng_init_module)
-		kchacha_rng_init_module();
-	if (!kchacha_shim_vmfork_nb) {
-		check(false, impl->name, "a vmfork notifier is registered");
+	if (!race_begin(impl, alg))
 		return;
-	}
-	kchacha_shim_ncpus = 2;
-	race_tfm = kchacha_shim_alloc_rng(alg);
-	kchacha_shim_thread_cpu = 0;
-	crypto_rng_get_bytes(race_tfm, x, sizeof(x));
 	for (r = 0; r < ROUNDS; r++) {
 		unsigned long c0, n;
 
@@ -143,11 +169,7 @@ static void test_vmfork_race(const struct kchacha_impl *impl,
 		lost += n == 0;
 		extra += n > 1;
 	}
-	kchacha_shim_thread_cpu = -1;
-	crypto_free_rng(race_tfm);
-	kchacha_shim_ncpus = ncpus;
-	if (kchacha_rng_exit_module)
-		kchacha_rng_exit_module();
+	race_end();
 	printf("%s: %d rounds of a VM clone after a request decided nothing was due: %lu forced, %lu not followed by a reseed in %d requests, %lu by more than one\n",
 	       impl->name, ROUNDS, forced, lost, AFTER, extra);
 	check(forced == ROUNDS && !lost && !extra, impl->name,
@@ -172,21 +194,12 @@ static void test_reseed_once(const struct kchacha_impl *impl,
 			     struct rng_alg *alg)
 {
 	enum { ROUNDS = 20 };
-	unsigned int ncpus = kchacha_shim_ncpus;
 	unsigned long twice = 0, c0;
 	uint8_t x[16];
 	int r;
 
-	if (kchacha_rng_init_module)
-		kchacha_rng_init_module();
-	if (!kchacha_shim_vmfork_nb) {
-		check(false, impl->name, "a vmfork notifier is registered");
+	if (!race_begin(impl, alg))
 		return;
-	}
-	kchacha_shim_ncpus = 2;
-	race_tfm = kchacha_shim_alloc_rng(alg);
-	kchacha_shim_thread_cpu = 0;
-	crypto_rng_get_bytes(race_tfm, x, sizeof(x));
 	for (r = 0; r < ROUNDS; r++) {
 		vmfork_notify();
 		c0 = gens();
@@ -195,11 +208,7 @@ static void test_reseed_once(const struct kchacha_impl *impl,
 		check_action = NULL;
 		twice += gens() - c0 != 1;
 	}
-	kchacha_shim_thread_cpu = -1;
-	crypto_free_rng(race_tfm);
-	kchacha_shim_ncpus = ncpus;
-	if (kchacha_rng_exit_module)
-		kchacha_rng_exit_module();
+	race_end();
 	printf("%s: %d VM clones, each reseeded by another CPU's request after a request decided to: %lu reseeded twice or not at all\n",
 	       impl->name, ROUNDS, twice);
 	check(!twice, impl->name,
