@@ -14,6 +14,9 @@ test/docs/run; the format is in doc/testing.md, "The docs stage").
                                        against what the documents show
                                        (every example, or those of one
                                        place)
+    examples.py params KO README       the README's table of module
+                                       parameters names those modinfo
+                                       lists for KO
     examples.py digest FILE...         a digest of what the examples run
                                        (where, name, setup, commands): the
                                        same for two sets of documents that
@@ -325,6 +328,26 @@ def cmd_digest(files):
     return 0
 
 
+def cmd_params(ko, readme):
+    text = open(readme, encoding='utf-8').read()
+    m = re.search(r'^## Module parameters\n(.*?)(?=^## |\Z)', text, re.S | re.M)
+    if not m:
+        print('FAIL %s has no "## Module parameters"' % readme)
+        return 1
+    shown = sorted(re.findall(r'^\| `([a-z_]+)[=`]', m.group(1), re.M))
+    p = subprocess.run(['modinfo', '-F', 'parmtype', ko], stdout=subprocess.PIPE, text=True)
+    has = sorted(line.split(':')[0] for line in p.stdout.splitlines() if line)
+    if p.returncode or not has:
+        print('FAIL modinfo lists no parameters for %s' % ko)
+        return 1
+    if shown != has:
+        print("FAIL the README's table of module parameters names %s, modinfo %s"
+              % (' '.join(shown) or 'none', ' '.join(has)))
+        return 1
+    print("PASS the README's table of module parameters names modinfo's: %s" % ' '.join(has))
+    return 0
+
+
 def split(args):
     if '--' not in args:
         raise Bad('usage: ... LOG... -- FILE...')
@@ -342,6 +365,8 @@ def main(argv):
             return cmd_guest(argv[2], argv[3:])
         if len(argv) >= 2 and argv[1] == 'compare':
             return cmd_compare(*split(argv[2:]))
+        if len(argv) == 4 and argv[1] == 'params':
+            return cmd_params(argv[2], argv[3])
         if len(argv) >= 2 and argv[1] == 'digest':
             return cmd_digest(argv[2:])
     except Bad as e:
