@@ -88,7 +88,7 @@ struct kchacha_ctx {
 static char *max_isa;
 module_param(max_isa, charp, 0444);
 MODULE_PARM_DESC(max_isa,
-		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512vl < avx512 (x86_64) or generic < neon (arm64, arm); default: every one the CPU supports");
+		 "Register implementations up to this one, e.g. avx2 (default: all)");
 
 #ifdef CONFIG_X86
 /*
@@ -98,7 +98,7 @@ MODULE_PARM_DESC(max_isa,
 static int prefer_ymm = -1;
 module_param(prefer_ymm, int, 0444);
 MODULE_PARM_DESC(prefer_ymm,
-		 "Rank the ymm-only avx512vl drivers first and the zmm avx512 ones below avx2: 1 yes, 0 no, -1 (default) where the kernel says 512-bit code lowers this CPU's clock (X86_FEATURE_PREFER_YMM, or the Skylake-X model on kernels without it); reads 0 or 1 once loaded");
+		 "Rank avx512vl first: 1 yes, 0 no, -1 (default) as the kernel says");
 
 static void kchacha_resolve_prefer_ymm(void)
 {
@@ -117,18 +117,18 @@ static void kchacha_resolve_prefer_ymm(void)
 static char *selftest_fail;
 module_param(selftest_fail, charp, 0444);
 MODULE_PARM_DESC(selftest_fail,
-		 "For testing the load path: self-test this implementation again on a copy with one keystream byte wrong, which fails and leaves it out (default: none)");
+		 "Testing: fail this implementation's self-test (default: none)");
 
 static unsigned int fail_register;
 module_param(fail_register, uint, 0444);
 MODULE_PARM_DESC(fail_register,
-		 "For testing the load path: make the Nth driver registration fail with -ENOMEM (default 0: never)");
+		 "Testing: fail the Nth driver registration (default 0: never)");
 #endif
 
 static bool rng_prefer;
 module_param(rng_prefer, bool, 0444);
 MODULE_PARM_DESC(rng_prefer,
-		 "Rank the chacha20rng-kchacha-* stdrng drivers above the kernel's DRBGs, making the best of them the default stdrng (default: no, they rank below any DRBG; on a kernel without one, the best is the default stdrng either way)");
+		 "Rank the stdrng drivers above the kernel's DRBGs (default: no)");
 
 /*
  * One entry per implementation up to max_isa, never reused: a failed

@@ -10,7 +10,7 @@
  * "interrupts off" (an irqsave lock held).
  */
 
-/* The documented bounds (README, "The rng"; rng.c). */
+/* The documented bounds (doc/rng.md, "Reseed rules"; rng.c). */
 #define PIN_SLOTS	8		/* sub-generators per instance, at most */
 #define PIN_SLOT_BYTES	BATCH		/* one sub-generator's batch */
 #define CTX_BYTES	1024		/* an instance's context, at most */

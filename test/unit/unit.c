@@ -328,7 +328,7 @@ static void test_selftest_fails(const struct kchacha_impl *impl)
 
 /*
  * kchacha_crypt() sends a request of one block or less to the C core and
- * one of 65 bytes or more to the SIMD code (README.md, "Speed"); where SIMD
+ * one of 65 bytes or more to the SIMD code (doc/speed.md); where SIMD
  * is not usable, XChaCha's HChaCha does not enter a SIMD section either.
  */
 static void test_routing(const struct kchacha_impl *impl)

@@ -4,7 +4,7 @@
 # command line says kc.mode=demo.
 
 echo "KCDEMO BEGIN"
-# Linux 7.3 restricts AF_ALG to an allowlist (README, "Through AF_ALG"):
+# Linux 7.3 restricts AF_ALG to an allowlist (doc/kernels.md, "Linux 7.3 restricts AF_ALG"):
 # the demo binds chacha20 and the rng by name, so it lifts that, and says so
 r=/proc/sys/crypto/af_alg_restrict
 [ -e $r ] || modprobe af_alg 2>/dev/null

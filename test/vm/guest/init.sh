@@ -191,6 +191,11 @@ if grep -q ' kc.mode=consumers' /proc/cmdline; then
 	. /consumers.sh
 	poweroff -f
 fi
+# the documentation's examples (test/vm/docs)
+if grep -q ' kc.mode=docs' /proc/cmdline; then
+	. /docs.sh
+	poweroff -f
+fi
 # the rng boot of test/vm/rngboot: a late kernel RNG, then a VM clone
 if grep -q ' kc.mode=rng' /proc/cmdline; then
 	. /rngboot.sh

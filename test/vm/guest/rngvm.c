@@ -47,7 +47,7 @@
 #include "result.h"
 
 #define STATS		"/sys/kernel/debug/kchacha/rng"
-/* The documented bounds (README, "The rng"). */
+/* The documented bounds (doc/rng.md, "Reseed rules"). */
 #define CTX_BYTES	1024
 #define BATCH_BYTES	2048
 
