@@ -445,9 +445,17 @@ static void child_default(void *arg)
 			 prefer_ymm, KCHACHA_RNG_PRIORITY);
 	check(kchacha_shim_best("stdrng", KCHACHA_SHIM_RNG) == &drbg.base,
 	      "default load: the DRBG it loaded is the default stdrng");
-	for (unsigned int i = 0; i < kchacha_nimpls; i++)
-		if (cpu_has_impl(i))
-			test_requests(kchacha_impls[i].name);
+	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+		unsigned long calls = kchacha_shim_simd_calls;
+
+		if (!cpu_has_impl(i))
+			continue;
+		test_requests(kchacha_impls[i].name);
+		/* test/shim/simdcheck.c saw them, all in a section */
+		check(!kchacha_impls[i].simd || kchacha_shim_simd_calls > calls,
+		      "%s: the requests' SIMD calls reach the shim's section check",
+		      kchacha_impls[i].name);
+	}
 	check(walk_multi > 100 && walk_slow > 100,
 	      "the requests took walks of several steps (%lu) and slow steps (%lu)",
 	      walk_multi, walk_slow);
