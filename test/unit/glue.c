@@ -567,9 +567,33 @@ static void child_selftest_fail(void *arg)
 	int i = *(int *)arg, err;
 	char how[64];
 
+	char log[4096] = "", want[96];
+	FILE *f = tmpfile();
+	size_t n = 0;
+	int saved;
+
 	selftest_fail = (char *)kchacha_impls[i].name;
 	snprintf(how, sizeof(how), "selftest_fail=%s", selftest_fail);
+	/* the kernel log (pr_err: stderr) of the load */
+	fflush(stderr);
+	saved = dup(2);
+	if (f)
+		dup2(fileno(f), 2);
 	err = kchacha_mod_init();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (f) {
+		rewind(f);
+		n = fread(log, 1, sizeof(log) - 1, f);
+		fclose(f);
+	}
+	log[n] = 0;
+	/* it is the self-test's own failure that leaves it out */
+	snprintf(want, sizeof(want), "kchacha: %s: self-test failed: ",
+		 selftest_fail);
+	check(strstr(log, want), "%s: the self-test's own failure is logged ('%s...')",
+	      how, want);
 	if (i == 0) {
 		check(err == -EINVAL && kchacha_shim_registered() == 0,
 		      "%s: the load fails with -EINVAL, nothing registered (got %d, %u)",
