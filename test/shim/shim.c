@@ -6,6 +6,8 @@
 #include <crypto/internal/simd.h>
 
 bool kchacha_shim_simd_usable = true;
+/* kchacha_zmm_lowers_clock() (kchacha_compat.h) returns it */
+bool kchacha_shim_zmm_lowers_clock;
 __thread unsigned long kchacha_shim_simd_sections;
 __thread int kchacha_shim_in_simd;
 __thread int kchacha_shim_irqs_off;

@@ -40,6 +40,7 @@
 #include <linux/slab.h>
 #include <linux/suspend.h>
 #include "kchacha.h"
+#include "test/shim/simdcheck.h"
 #include "test/unit/ref.h"
 
 /* rng.c's parameters, which the model follows. */
@@ -938,6 +939,7 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < (quick ? 1 : kchacha_nimpls); i++) {
 		const struct kchacha_impl *impl = &kchacha_impls[i];
 		unsigned int before = failed;
+		unsigned long simd_calls;
 		struct rng_alg *alg;
 
 		if (impl->cpu_ok && !impl->cpu_ok()) {
@@ -946,6 +948,7 @@ int main(int argc, char **argv)
 			skipped++;
 			continue;
 		}
+		simd_calls = kchacha_shim_simd_calls;
 		alg = kchacha_rng_alg_create(impl, 100 + i);
 		test_fixed(impl, alg->base.cra_ctxsize);
 		test_mixing(impl);
@@ -956,6 +959,10 @@ int main(int argc, char **argv)
 		test_threads(impl, alg, false);
 		test_threads(impl, alg, true);
 		kchacha_rng_alg_destroy(alg);
+		/* test/shim/simdcheck.c aborts on a call outside a section */
+		if (impl->simd)
+			check(kchacha_shim_simd_calls > simd_calls, impl->name,
+			      "the rng's SIMD calls reach the shim's section check");
 		best = impl;
 		printf("%s rng %s\n", failed == before ? "ok  " : "FAIL",
 		       impl->name);

@@ -20,6 +20,7 @@
 
 #include "test/shim/linux/compiler.h"
 #include "test/shim/linux/types.h"
+#include "test/shim/simdcheck.h"
 #include "kchacha.h"
 
 #define SPAN	8192
@@ -38,7 +39,9 @@ static noinline void paint(void)
 static noinline void call(const struct kchacha_impl *impl, const u32 *state,
 			  unsigned int len)
 {
+	kchacha_shim_simd_enter();
 	impl->xor(state, dst, src, len, 20);
+	kchacha_shim_simd_leave();
 }
 
 /* words of the stack below that give away the key or the keystream */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #ifdef __aarch64__
 #include <ucontext.h>
@@ -23,6 +24,7 @@
 
 #include "test/shim/linux/types.h"
 #include "test/shim/crypto/internal/simd.h"
+#include "test/shim/simdcheck.h"
 #include "kchacha.h"
 #include "test/unit/ref.h"
 
@@ -370,6 +372,83 @@ static void test_routing(const struct kchacha_impl *impl)
 	kchacha_shim_simd_usable = true;
 }
 
+/* Does fn(impl) die of the shim's abort()? */
+static bool dies_outside(const struct kchacha_impl *impl,
+			 void (*fn)(const struct kchacha_impl *impl))
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		/* the shim's own line would say FAIL: not this time */
+		if (!freopen("/dev/null", "w", stderr) ||
+		    !freopen("/dev/null", "w", stdout))
+			_exit(3);
+		fn(impl);
+		_exit(0);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void bare_xor(const struct kchacha_impl *impl)
+{
+	u32 state[16] = { 0 };
+
+	impl->xor(state, dst_buf, src_buf, 64, 20);
+}
+
+static void bare_hchacha(const struct kchacha_impl *impl)
+{
+	u32 state[16] = { 0 }, out[8];
+
+	impl->hchacha(state, out, 20);
+}
+
+/*
+ * test/shim/simdcheck.c: the table's SIMD routines are the shim's wrapped
+ * ones (counted in a section, fatal outside one), and every path into them
+ * reaches the check: the self-test, kchacha_crypt() above one block,
+ * XChaCha's HChaCha.  (The rng's: rng_test; the glue's: glue.)
+ */
+static void test_simd_check(const struct kchacha_impl *impl)
+{
+	unsigned long calls = kchacha_shim_simd_calls;
+	u32 state[16] = { 0 }, w[8] = { 0 };
+	u8 iv[32] = { 0 };
+
+	kchacha_shim_simd_enter();
+	bare_xor(impl);
+	if (impl->hchacha)
+		bare_hchacha(impl);
+	kchacha_shim_simd_leave();
+	check(kchacha_shim_simd_calls == calls + 1 + !!impl->hchacha,
+	      impl->name, "the table's SIMD routines are the shim's checked ones",
+	      0);
+	check(dies_outside(impl, bare_xor), impl->name,
+	      "the shim aborts on the SIMD xor outside a section", 64);
+	if (impl->hchacha)
+		check(dies_outside(impl, bare_hchacha), impl->name,
+		      "the shim aborts on the SIMD HChaCha outside a section",
+		      32);
+
+	calls = kchacha_shim_simd_calls;
+	check(kchacha_selftest(impl) == 0 && kchacha_shim_simd_calls > calls,
+	      impl->name, "the self-test's SIMD calls reach the check", 0);
+	calls = kchacha_shim_simd_calls;
+	kchacha_crypt(impl, state, dst_buf, src_buf, impl->simd_min, 20);
+	check(kchacha_shim_simd_calls > calls, impl->name,
+	      "kchacha_crypt()'s SIMD calls reach the check", impl->simd_min);
+	if (impl->hchacha) {
+		calls = kchacha_shim_simd_calls;
+		kchacha_xchacha_init(impl, state, w, iv, 20);
+		check(kchacha_shim_simd_calls == calls + 1, impl->name,
+		      "XChaCha's HChaCha reaches the check", 32);
+	}
+}
+
 static void test_impl(const struct kchacha_impl *impl)
 {
 	static const int rounds[] = { 20, 12 };
@@ -382,8 +461,10 @@ static void test_impl(const struct kchacha_impl *impl)
 	test_guards(impl);
 	check(kchacha_selftest(impl) == 0, impl->name, "module self-test", 0);
 	test_selftest_fails(impl);
-	if (impl->simd)
+	if (impl->simd) {
+		test_simd_check(impl);
 		test_routing(impl);
+	}
 	test_bytewise(impl);
 
 	for (int r = 0; r < 2; r++) {
@@ -435,9 +516,11 @@ static void test_impl(const struct kchacha_impl *impl)
 		fill(iv, 16);
 		key_words(w, key);
 		kchacha_init_state(state, w, iv);
-		if (impl->hchacha)
+		if (impl->hchacha) {
+			kchacha_shim_simd_enter();
 			impl->hchacha(state, out, rounds[r]);
-		else
+			kchacha_shim_simd_leave();
+		} else
 			kchacha_generic_hchacha(state, out, rounds[r]);
 		ref_hchacha(key, iv, rounds[r], a);
 		check(!memcmp(out, a, 32), impl->name, "HChaCha", 32);

@@ -8,9 +8,12 @@
 #ifndef _SHIM_CRYPTO_RNG_H
 #define _SHIM_CRYPTO_RNG_H
 #include <linux/container_of.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 
 #define CRYPTO_MAX_ALG_NAME	128
+/* <linux/crypto.h>: lookups skip an algorithm marked dying */
+#define CRYPTO_ALG_DYING	0x00000040
 
 struct crypto_tfm;
 struct crypto_rng;
@@ -26,6 +29,8 @@ struct crypto_alg {
 	int (*cra_init)(struct crypto_tfm *tfm);
 	void (*cra_exit)(struct crypto_tfm *tfm);
 	struct module *cra_module;
+	/* 1 while registered, one more for each tfm (test/shim/shim_crypto.c) */
+	refcount_t cra_refcnt;
 };
 
 struct crypto_tfm {

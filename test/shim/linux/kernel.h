@@ -2,8 +2,15 @@
 /* User-space shim for <linux/kernel.h>: the few helpers the core uses. */
 #ifndef _SHIM_LINUX_KERNEL_H
 #define _SHIM_LINUX_KERNEL_H
+#include <assert.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <linux/types.h>
+#ifndef PAGE_SIZE
+#define PAGE_SIZE		4096UL
+#endif
+#define rounddown(x, y)		((x) - ((x) % (y)))
+#define msleep(ms)		usleep((ms) * 1000)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define round_down(x, y)	((x) & ~((__typeof__(x))(y) - 1))

@@ -34,6 +34,7 @@ void *kchacha_shim_kmalloc(size_t n, int gfp);
 void kchacha_shim_kfree(const void *p, int sensitive);
 #define kmalloc(n, gfp)		kchacha_shim_kmalloc(n, gfp)
 #define kzalloc(n, gfp)		kchacha_shim_kmalloc(n, (gfp) | __GFP_ZERO)
+#define kcalloc(n, size, gfp)	kzalloc((n) * (size), gfp)
 #define kfree(p)		kchacha_shim_kfree(p, 0)
 #define kfree_sensitive(p)	kchacha_shim_kfree(p, 1)
 #endif

@@ -76,6 +76,9 @@ for impl in $avx512; do
 		run kctest bad $alg-kchacha-$impl $ref
 	done
 	run rngtest chacha20rng-kchacha-$impl
+	# zmm0-31 and k1-k7 unchanged by its requests (test/vm/guest/vregs.c)
+	run vregs chacha20-kchacha-$impl xchacha12-kchacha-$impl \
+		chacha20rng-kchacha-$impl
 done
 check rmmod kchacha
 

@@ -228,8 +228,9 @@ fi
 
 # kc.suite=short, the extra kernels' suite (test/kernels): registration
 # and self-tests (1), the differential and bad-input tests against the
-# in-tree drivers with fewer lengths (kctest quick), the rngs (1b), kcapi-enc
-# against OpenSSL (2), load/unload cycles (8) and a clean log (9); not the
+# in-tree drivers with fewer lengths (kctest quick), the rngs (1b), the
+# default stdrng (1d), the vector registers (1e), kcapi-enc against
+# OpenSSL (2), load/unload cycles (8) and a clean log (9); not the
 # autoload (0), memory (1c), tcrypt (3), rmmod-while-bound (4), max_isa
 # (5) and fault-injection (6, 7, 7b) tests, nor dm-crypt (8b): each of
 # those is a SKIP line
@@ -416,6 +417,28 @@ default=$(stdrng_got)
 	ok "crypto_alloc_rng(\"stdrng\") gives $default" ||
 	no "crypto_alloc_rng(\"stdrng\") gives $want (got '$default', top priority $(top_stdrng))"
 rmmod kchacha
+# Loaded before any DRBG, kchacha (rng_prefer=0) loads the kernel's, so
+# that a DRBG still answers crypto_alloc_rng("stdrng") (the crypto API
+# loads stdrng providers only while it has none).  Every other check loads
+# the DRBG first: here it is unloaded, where it is a module nobody holds.
+if grep -qs '/drbg\.ko$' $kdir/modules.order && lsmod | grep -q '^drbg ' &&
+   rmmod drbg 2>/dev/null; then
+	if insmod /kchacha.ko; then
+		default=$(stdrng_got)
+		case $default in
+		*-kchacha-* | "")
+			no "rng_prefer=0, DRBG not loaded: loading kchacha loads it, crypto_alloc_rng(\"stdrng\") not kchacha's (got '$default'; drbg $(lsmod | grep -c '^drbg ') loaded)" ;;
+		*)
+			ok "rng_prefer=0, DRBG not loaded: loading kchacha loads it, crypto_alloc_rng(\"stdrng\") gives $default" ;;
+		esac
+		rmmod kchacha
+	else
+		no "insmod with the DRBG unloaded"
+	fi
+	lsmod | grep -q '^drbg ' || modprobe drbg || no "modprobe drbg again"
+else
+	skip "1d rng_prefer=0 loading the DRBG: no drbg module loaded that rmmod can unload"
+fi
 if insmod /kchacha.ko rng_prefer=1; then
 	param_is rng_prefer Y
 	default=$(stdrng_got)
@@ -428,6 +451,15 @@ else
 	no "insmod rng_prefer=1"
 fi
 check insmod /kchacha.ko
+
+# 1e. the caller's vector registers, filled with a pattern, unchanged
+#     after every syscall of AF_ALG requests of 1-64 and 65-4096 bytes and
+#     of rng reads, on every implementation (test/vm/guest/vregs.c)
+section 1e vector registers across requests
+for impl in $impls; do
+	run vregs chacha20-kchacha-$impl xchacha20-kchacha-$impl \
+		xchacha12-kchacha-$impl chacha20rng-kchacha-$impl
+done
 
 # 2. kcapi-enc against `openssl enc -chacha20` computed on the host
 section 2 kcapi-enc against openssl enc -chacha20

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * User-space shim for <asm/fpu/api.h>: SIMD sections are counted and must
- * never nest.  A section begun with a shimmed irqsave spinlock held
+ * User-space shim for <asm/fpu/api.h>: SIMD sections are counted, must
+ * never nest, and must not begin where crypto_simd_usable() is false.  A section begun with a shimmed irqsave spinlock held
  * ("interrupts off") is counted in kchacha_shim_simd_irqs_off.
  */
 #ifndef _SHIM_ASM_FPU_API_H
@@ -13,7 +13,8 @@ extern __thread int kchacha_shim_in_simd;
 extern unsigned long kchacha_shim_simd_irqs_off;
 static inline void kernel_fpu_begin(void)
 {
-	if (kchacha_shim_in_simd++)
+	/* nested, or where the caller was told SIMD is not usable */
+	if (kchacha_shim_in_simd++ || !kchacha_shim_simd_usable)
 		abort();
 	kchacha_shim_simd_sections++;
 	if (kchacha_shim_irqs_off)

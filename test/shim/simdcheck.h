@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test/shim/simdcheck.c: the check that SIMD routines run in a section.
+ * For the tests, which include it by its path.
+ */
+#ifndef _SHIM_SIMDCHECK_H
+#define _SHIM_SIMDCHECK_H
+/* calls of wrapped SIMD routines on this thread, all inside a section */
+extern __thread unsigned long kchacha_shim_simd_calls;
+/* a bare section, for a test that calls an assembly routine itself */
+void kchacha_shim_simd_enter(void);
+void kchacha_shim_simd_leave(void);
+#endif

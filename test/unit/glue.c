@@ -1,0 +1,744 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * chacha_glue.c in user space, against test/shim's crypto API (a registry
+ * and a model of the skcipher walk, test/shim/shim_crypto.c).  Each load
+ * runs in a child process of its own, as each insmod is a fresh module:
+ * its parameters are chacha_glue.c's variables, set before
+ * kchacha_mod_init().
+ *
+ * - The request path: every registered skcipher against the reference
+ *   (ref.h) over lengths 0..300 and longer ones, its buffers in pieces of
+ *   random sizes and across page ends, in place and out of place, the
+ *   counter crossing 2^32: several walk steps, partial ones, slow ones.
+ * - Registration: every implementation the CPU has registers its three
+ *   skciphers and its rng, at the priorities of its kchacha_impls[] entry,
+ *   the rngs in the skciphers' order; kchacha_mod_exit() leaves nothing.
+ * - The parameters: max_isa (each name, a bogus one), prefer_ymm (-1, 0,
+ *   1 against the CPU rule, x86 with AVX-512), rng_prefer (with a DRBG
+ *   that request_module() loads, one loaded later, and none).
+ * - The unwind: selftest_fail and fail_register for each implementation
+ *   and registration, one with a tfm holding a driver of it.
+ *
+ * The expectations that depend on the ranking rule are in ymm_rule[] and
+ * expect_priority(); the rest holds whatever the table says.
+ */
+#define KCHACHA_TEST 1
+#include "chacha_glue.c"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "test/shim/simdcheck.h"
+#include "test/unit/ref.h"
+
+static unsigned int passed, failed, skipped;
+static u64 rng_state = 0x2545f4914f6cdd1dULL;
+
+static u32 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state >> 16;
+}
+
+static void check(bool ok, const char *what, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void check(bool ok, const char *what, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	if (failed > 30)
+		return;
+	printf("FAIL ");
+	va_start(ap, what);
+	vprintf(what, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* ---- what the table and the CPU say ---- */
+
+static bool cpu_has_impl(unsigned int i)
+{
+	return !kchacha_impls[i].cpu_ok || kchacha_impls[i].cpu_ok();
+}
+
+static int __attribute__((unused)) impl_index(const char *name)
+{
+	for (unsigned int i = 0; i < kchacha_nimpls; i++)
+		if (!strcmp(kchacha_impls[i].name, name))
+			return i;
+	return -1;
+}
+
+/*
+ * The skcipher priority of @impl with prefer_ymm resolved to @ymm: its
+ * entry's, or zmm_slow_priority where zmm code is not preferred.
+ */
+static int expect_priority(const struct kchacha_impl *impl, int ymm)
+{
+	return impl->zmm_slow_priority && ymm ? impl->zmm_slow_priority :
+						impl->priority;
+}
+
+#ifdef CONFIG_X86
+/*
+ * The ranking rule of the AVX-512 entries (chacha_core.c): the default
+ * chacha20 driver by what the kernel says of the CPU (zmm code lowers its
+ * clock) and prefer_ymm, and what prefer_ymm reads once loaded.
+ */
+static const struct {
+	bool lowers;
+	int param;
+	int resolved;
+	const char *top;
+} ymm_rule[] = {
+	{ false, -1, 0, "avx512" },
+	{ true, -1, 1, "avx512vl" },
+	{ false, 0, 0, "avx512" },
+	{ true, 0, 0, "avx512" },
+	{ false, 1, 1, "avx512vl" },
+	{ true, 1, 1, "avx512vl" },
+};
+#endif
+
+static const char *const variant_names[] = {
+	"chacha20", "xchacha20", "xchacha12"
+};
+
+static struct crypto_alg *driver(const char *alg, const char *impl,
+				 enum kchacha_shim_type type)
+{
+	char name[CRYPTO_MAX_ALG_NAME];
+	enum kchacha_shim_type t;
+	struct crypto_alg *a;
+
+	snprintf(name, sizeof(name), "%s-kchacha-%s", alg, impl);
+	for (unsigned int i = 0; (a = kchacha_shim_each(i, &t)); i++)
+		if (t == type && !strcmp(a->cra_driver_name, name))
+			return a;
+	return NULL;
+}
+
+/* kchacha's registered drivers */
+static unsigned int kchacha_registered(void)
+{
+	struct crypto_alg *a;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; (a = kchacha_shim_each(i, NULL)); i++)
+		n += !!strstr(a->cra_driver_name, "-kchacha-");
+	return n;
+}
+
+/*
+ * Every driver of the implementations in @want (a bit each) registered,
+ * reachable, at the table's priorities, and no other of kchacha's; the
+ * rngs at @rng_base + their rank, in the skciphers' order.
+ */
+static void check_registered(const char *how, unsigned int want, int ymm,
+			     int rng_base)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+		const struct kchacha_impl *impl = &kchacha_impls[i];
+		int prio = expect_priority(impl, ymm), rank = 0;
+		struct crypto_alg *a;
+
+		for (unsigned int j = 0; j < kchacha_nimpls; j++)
+			rank += expect_priority(&kchacha_impls[j], ymm) < prio;
+		for (unsigned int v = 0; v < 3; v++) {
+			a = driver(variant_names[v], impl->name,
+				   KCHACHA_SHIM_SKCIPHER);
+			if (!(want & (1u << i))) {
+				check(!a, "%s: %s-kchacha-%s not registered",
+				      how, variant_names[v], impl->name);
+				continue;
+			}
+			check(a && a->cra_priority == prio &&
+			      !strcmp(a->cra_name, variant_names[v]) &&
+			      !(a->cra_flags & CRYPTO_ALG_DYING) &&
+			      kchacha_shim_best(a->cra_driver_name,
+						KCHACHA_SHIM_SKCIPHER) == a,
+			      "%s: %s-kchacha-%s registered, priority %d (got %d)",
+			      how, variant_names[v], impl->name, prio,
+			      a ? a->cra_priority : -1);
+			n++;
+		}
+		a = driver("chacha20rng", impl->name, KCHACHA_SHIM_RNG);
+		if (!(want & (1u << i))) {
+			check(!a, "%s: chacha20rng-kchacha-%s not registered",
+			      how, impl->name);
+			continue;
+		}
+		check(a && a->cra_priority == rng_base + rank &&
+		      !strcmp(a->cra_name, "stdrng"),
+		      "%s: chacha20rng-kchacha-%s registered as a stdrng, priority %d (got %d)",
+		      how, impl->name, rng_base + rank,
+		      a ? a->cra_priority : -1);
+		n++;
+	}
+	check(kchacha_registered() == n,
+	      "%s: %u drivers of kchacha registered, no others (got %u)", how,
+	      n, kchacha_registered());
+}
+
+/* the implementations the CPU has, up to index @max */
+static unsigned int cpu_impls(int max)
+{
+	unsigned int want = 0;
+
+	for (int i = 0; i <= max; i++)
+		if (cpu_has_impl(i))
+			want |= 1u << i;
+	return want;
+}
+
+/* ---- the request path ---- */
+
+static u8 *pages;	/* 8 pages between two guard pages */
+#define NPAGES	8
+#define MAXREQ	(3 * 4096 + 100)
+
+/*
+ * Pieces of @len bytes from @base: by @mode 0 one piece, 1 random sizes,
+ * 2 pieces that end at page ends and 1..7 bytes around them.
+ */
+static unsigned int make_sg(struct scatterlist *sg, unsigned int max,
+			    u8 *base, unsigned int len, int mode)
+{
+	unsigned int n = 0, off = 0;
+
+	while (off < len && n < max - 1) {
+		unsigned int k = len - off;
+
+		if (mode == 1)
+			k = 1 + rnd() % 300;
+		else if (mode == 2) {
+			uintptr_t a = (uintptr_t)(base + off);
+			unsigned int to_page = PAGE_SIZE - (a & (PAGE_SIZE - 1));
+
+			k = rnd() % 2 ? to_page : 1 + rnd() % 7;
+		}
+		if (k > len - off)
+			k = len - off;
+		sg[n].buf = base + off;
+		sg[n].length = k;
+		/* a gap between pieces, so no two are contiguous */
+		base += mode ? 1 : 0;
+		off += k;
+		n++;
+	}
+	if (off < len) {
+		sg[n].buf = base + off;
+		sg[n].length = len - off;
+		n++;
+	}
+	sg[n].buf = NULL;
+	sg[n].length = 0;
+	return n;
+}
+
+/* bytes of the pieces, in order */
+static void sg_gather(const struct scatterlist *sg, u8 *out, unsigned int len)
+{
+	for (; len; sg++) {
+		unsigned int k = sg->length < len ? sg->length : len;
+
+		memcpy(out, sg->buf, k);
+		out += k;
+		len -= k;
+	}
+}
+
+static void sg_scatter(const struct scatterlist *sg, const u8 *in,
+		       unsigned int len)
+{
+	for (; len; sg++) {
+		unsigned int k = sg->length < len ? sg->length : len;
+
+		memcpy(sg->buf, in, k);
+		in += k;
+		len -= k;
+	}
+}
+
+static unsigned long walk_steps, walk_multi, walk_slow;
+
+/* One encryption through @tfm against the reference; true if equal. */
+static bool one_request(struct crypto_skcipher *tfm, const u8 *key,
+			unsigned int v, unsigned int len, int smode, int dmode,
+			bool inplace)
+{
+	static struct scatterlist ssg[8200], dsg[8200];
+	static u8 msg[MAXREQ], ref[MAXREQ], got[MAXREQ];
+	struct skcipher_request req = { 0 };
+	u8 iv[32], ivc[32];
+	u8 *sbase = pages + rnd() % 64, *dbase;
+	int rounds = v == 2 ? 12 : 20, err;
+	u32 ctr;
+
+	for (unsigned int i = 0; i < len; i++)
+		msg[i] = rnd();
+	for (unsigned int i = 0; i < sizeof(iv); i++)
+		iv[i] = rnd();
+	/* a counter that crosses 2^32 within the longer requests */
+	ctr = 0xffffffffU - rnd() % 80;
+	memcpy(v ? iv + 24 : iv, &ctr, 4);
+	memcpy(ivc, iv, sizeof(iv));
+	if (v)
+		ref_xchacha(key, iv, rounds, ref, msg, len);
+	else
+		ref_chacha(key, iv, rounds, ref, msg, len);
+
+	make_sg(ssg, ARRAY_SIZE(ssg), sbase, len, smode);
+	sg_scatter(ssg, msg, len);
+	if (inplace) {
+		dbase = sbase;
+		req.dst = ssg;
+	} else {
+		dbase = pages + NPAGES * PAGE_SIZE / 2 + rnd() % 64;
+		make_sg(dsg, ARRAY_SIZE(dsg), dbase, len, dmode);
+		req.dst = dsg;
+	}
+	req.tfm = tfm;
+	req.cryptlen = len;
+	req.iv = ivc;
+	req.src = ssg;
+	err = crypto_skcipher_encrypt(&req);
+	sg_gather(req.dst, got, len);
+	walk_steps += kchacha_shim_walk_steps;
+	walk_multi += kchacha_shim_walk_steps > 1;
+	walk_slow += kchacha_shim_walk_slow_steps;
+	return !err && !memcmp(got, ref, len);
+}
+
+static void test_requests(const char *impl)
+{
+	static const unsigned int longer[] = {
+		511, 512, 513, 1000, 4095, 4096, 4097, 8191, 3 * 4096 + 100
+	};
+	u8 key[32];
+
+	for (unsigned int i = 0; i < sizeof(key); i++)
+		key[i] = rnd();
+	for (unsigned int v = 0; v < 3; v++) {
+		char name[CRYPTO_MAX_ALG_NAME];
+		struct crypto_skcipher *tfm;
+		bool ok = true, ok_long = true;
+
+		snprintf(name, sizeof(name), "%s-kchacha-%s",
+			 variant_names[v], impl);
+		tfm = kchacha_shim_alloc_skcipher(name);
+		if (!tfm) {
+			check(false, "%s: a tfm", name);
+			continue;
+		}
+		check(crypto_skcipher_setkey(tfm, key, 31) == -EINVAL &&
+		      crypto_skcipher_setkey(tfm, key, 32) == 0,
+		      "%s: a 31-byte key refused, a 32-byte one taken", name);
+		for (unsigned int len = 0; len <= 300; len++)
+			ok &= one_request(tfm, key, v, len, len % 3,
+					  (len / 3) % 3, len % 5 == 0);
+		check(ok, "%s: every length 0..300, in pieces and across pages, in place and not, equals the reference",
+		      name);
+		for (unsigned int i = 0; i < ARRAY_SIZE(longer); i++)
+			for (int m = 0; m < 3; m++)
+				ok_long &= one_request(tfm, key, v, longer[i],
+						       m, (m + 1) % 3, m == 1);
+		for (int i = 0; i < 6; i++)
+			ok_long &= one_request(tfm, key, v,
+					       301 + rnd() % (MAXREQ - 301),
+					       1 + i % 2, i % 3, i % 2);
+		check(ok_long, "%s: lengths 511..12388, in pieces and across pages, in place and not, equal the reference",
+		      name);
+		crypto_free_skcipher(tfm);
+	}
+}
+
+/* ---- loads ---- */
+
+static bool drbg_at_request;	/* request_module() registers a DRBG */
+static struct rng_alg drbg = {
+	.seedsize = 0,
+	.base = {
+		.cra_name = "stdrng",
+		.cra_driver_name = "drbg_nopr_shim",
+		.cra_priority = 200,
+		.cra_blocksize = 1,
+	},
+};
+static unsigned int registered_at_request;
+
+static void request_hook(const char *name)
+{
+	registered_at_request = kchacha_registered();
+	if (drbg_at_request && !strcmp(name, "crypto-stdrng") &&
+	    !kchacha_shim_best("drbg_nopr_shim", KCHACHA_SHIM_RNG))
+		crypto_register_rng(&drbg);
+}
+
+/* the children's passed checks, in memory shared with them */
+static unsigned int *child_passed;
+
+bool glue_fork_run(int (*fn)(void *), void *arg, int *status);
+
+static void (*child_fn)(void *);
+
+static int child_main(void *arg)
+{
+	passed = failed = 0;
+	child_fn(arg);
+	__atomic_fetch_add(child_passed, passed, __ATOMIC_RELAXED);
+	return failed ? 1 : 0;
+}
+
+/*
+ * Run @fn in a child, a fresh module; its failures count here.  stdout
+ * is line-buffered, so the child's FAIL lines come in order.
+ */
+static void in_child(const char *what, void (*fn)(void *), void *arg)
+{
+	int status = -1;
+	bool ok;
+
+	child_fn = fn;
+	ok = glue_fork_run(child_main, arg, &status);
+	check(ok, "%s (wait status %#x)", what, status);
+}
+
+static int top_impl(void)
+{
+	int top = -1;
+
+	for (unsigned int i = 0; i < kchacha_nimpls; i++)
+		if (cpu_has_impl(i) &&
+		    (top < 0 || expect_priority(&kchacha_impls[i], prefer_ymm) >
+				expect_priority(&kchacha_impls[top], prefer_ymm)))
+			top = i;
+	return top;
+}
+
+static void child_default(void *arg)
+{
+	int err;
+
+	(void)arg;
+	kchacha_shim_request_module_hook = request_hook;
+	drbg_at_request = true;
+	err = kchacha_mod_init();
+	check(!err, "default load: kchacha_mod_init() returns 0 (got %d)", err);
+	check(!strcmp(kchacha_shim_modules_requested, "crypto-stdrng") &&
+	      registered_at_request == 0,
+	      "default load: request_module(\"crypto-stdrng\") once, before any registration (got '%s', %u before)",
+	      kchacha_shim_modules_requested, registered_at_request);
+	check_registered("default load", cpu_impls(kchacha_nimpls - 1),
+			 prefer_ymm, KCHACHA_RNG_PRIORITY);
+	check(kchacha_shim_best("stdrng", KCHACHA_SHIM_RNG) == &drbg.base,
+	      "default load: the DRBG it loaded is the default stdrng");
+	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+		unsigned long calls = kchacha_shim_simd_calls;
+
+		if (!cpu_has_impl(i))
+			continue;
+		test_requests(kchacha_impls[i].name);
+		/* test/shim/simdcheck.c saw them, all in a section */
+		check(!kchacha_impls[i].simd || kchacha_shim_simd_calls > calls,
+		      "%s: the requests' SIMD calls reach the shim's section check",
+		      kchacha_impls[i].name);
+	}
+	check(walk_multi > 100 && walk_slow > 100,
+	      "the requests took walks of several steps (%lu) and slow steps (%lu)",
+	      walk_multi, walk_slow);
+	kchacha_mod_exit();
+	check(kchacha_registered() == 0,
+	      "default load: kchacha_mod_exit() unregisters everything");
+}
+
+/* rng_prefer, with a DRBG at request_module(), after the load, or none */
+static void child_rng(void *arg)
+{
+	int mode = *(int *)arg;	/* 0, 1: rng_prefer; +2: no DRBG ever */
+	struct crypto_alg *best, *top;
+	bool drbg_ever = mode < 2;
+	char how[64];
+
+	rng_prefer = mode & 1;
+	snprintf(how, sizeof(how), "rng_prefer=%d%s", rng_prefer,
+		 drbg_ever ? "" : ", no DRBG");
+	kchacha_shim_request_module_hook = request_hook;
+	drbg_at_request = drbg_ever;
+	check(!kchacha_mod_init(), "%s: loads", how);
+	check(!strcmp(kchacha_shim_modules_requested,
+		      rng_prefer ? "" : "crypto-stdrng"),
+	      "%s: request_module(\"crypto-stdrng\") %s (got '%s')", how,
+	      rng_prefer ? "not called" : "called",
+	      kchacha_shim_modules_requested);
+	check_registered(how, cpu_impls(kchacha_nimpls - 1), prefer_ymm,
+			 rng_prefer ? KCHACHA_RNG_PRIORITY_PREFER :
+				      KCHACHA_RNG_PRIORITY);
+	/* a DRBG loaded later, if request_module() did not */
+	if (drbg_ever && !kchacha_shim_best("drbg_nopr_shim",
+					    KCHACHA_SHIM_RNG))
+		crypto_register_rng(&drbg);
+	best = kchacha_shim_best("stdrng", KCHACHA_SHIM_RNG);
+	top = driver("chacha20rng", kchacha_impls[top_impl()].name,
+		     KCHACHA_SHIM_RNG);
+	check(best == (rng_prefer || !drbg_ever ? top : &drbg.base),
+	      "%s: the default stdrng is %s (got %s)", how,
+	      rng_prefer || !drbg_ever ? "kchacha's best" : "the DRBG",
+	      best ? best->cra_driver_name : "none");
+	kchacha_mod_exit();
+	if (drbg_ever)
+		crypto_unregister_rng(&drbg);
+	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
+	      how);
+}
+
+static void child_max_isa(void *arg)
+{
+	int i = *(int *)arg, err;
+	char how[64], value[32];
+
+	if (i < 0) {
+		max_isa = "bogus";
+		err = kchacha_mod_init();
+		check(err == -EINVAL && kchacha_shim_registered() == 0,
+		      "max_isa=bogus: -EINVAL, nothing registered (got %d, %u)",
+		      err, kchacha_shim_registered());
+		return;
+	}
+	/* as sysfs hands it over with a newline, for every other one */
+	snprintf(value, sizeof(value), "%s%s", kchacha_impls[i].name,
+		 i % 2 ? "\n" : "");
+	max_isa = value;
+	snprintf(how, sizeof(how), "max_isa=%s", kchacha_impls[i].name);
+	err = kchacha_mod_init();
+	check(!err, "%s: loads (got %d)", how, err);
+	check_registered(how, cpu_impls(i), prefer_ymm, KCHACHA_RNG_PRIORITY);
+	kchacha_mod_exit();
+	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
+	      how);
+}
+
+#ifdef CONFIG_X86
+static void child_ymm(void *arg)
+{
+	unsigned int r = *(unsigned int *)arg;
+	struct crypto_alg *best;
+	char how[64];
+
+	kchacha_shim_zmm_lowers_clock = ymm_rule[r].lowers;
+	prefer_ymm = ymm_rule[r].param;
+	snprintf(how, sizeof(how), "prefer_ymm=%d, zmm %s the clock",
+		 ymm_rule[r].param,
+		 ymm_rule[r].lowers ? "lowers" : "does not lower");
+	check(!kchacha_mod_init(), "%s: loads", how);
+	check(prefer_ymm == ymm_rule[r].resolved, "%s: reads %d (got %d)",
+	      how, ymm_rule[r].resolved, prefer_ymm);
+	check_registered(how, cpu_impls(kchacha_nimpls - 1),
+			 ymm_rule[r].resolved, KCHACHA_RNG_PRIORITY);
+	best = kchacha_shim_best("chacha20", KCHACHA_SHIM_SKCIPHER);
+	check(best && !strcmp(best->cra_driver_name + strlen("chacha20-kchacha-"),
+			      ymm_rule[r].top),
+	      "%s: the default chacha20 is chacha20-kchacha-%s (got %s)", how,
+	      ymm_rule[r].top, best ? best->cra_driver_name : "none");
+	best = kchacha_shim_best("stdrng", KCHACHA_SHIM_RNG);
+	check(best && !strcmp(best->cra_driver_name +
+			      strlen("chacha20rng-kchacha-"), ymm_rule[r].top),
+	      "%s: the best rng is chacha20rng-kchacha-%s (got %s)", how,
+	      ymm_rule[r].top, best ? best->cra_driver_name : "none");
+	kchacha_mod_exit();
+}
+#endif
+
+/* selftest_fail=<impl>: that one left out, or the load failing for C */
+static void child_selftest_fail(void *arg)
+{
+	int i = *(int *)arg, err;
+	char how[64];
+
+	char log[4096] = "", want[96];
+	FILE *f = tmpfile();
+	size_t n = 0;
+	int saved;
+
+	selftest_fail = (char *)kchacha_impls[i].name;
+	snprintf(how, sizeof(how), "selftest_fail=%s", selftest_fail);
+	/* the kernel log (pr_err: stderr) of the load */
+	fflush(stderr);
+	saved = dup(2);
+	if (f)
+		dup2(fileno(f), 2);
+	err = kchacha_mod_init();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (f) {
+		rewind(f);
+		n = fread(log, 1, sizeof(log) - 1, f);
+		fclose(f);
+	}
+	log[n] = 0;
+	/* it is the self-test's own failure that leaves it out */
+	snprintf(want, sizeof(want), "kchacha: %s: self-test failed: ",
+		 selftest_fail);
+	check(strstr(log, want), "%s: the self-test's own failure is logged ('%s...')",
+	      how, want);
+	if (i == 0) {
+		check(err == -EINVAL && kchacha_shim_registered() == 0,
+		      "%s: the load fails with -EINVAL, nothing registered (got %d, %u)",
+		      how, err, kchacha_shim_registered());
+		return;
+	}
+	check(!err, "%s: loads (got %d)", how, err);
+	check_registered(how, cpu_impls(kchacha_nimpls - 1) & ~(1u << i),
+			 prefer_ymm, KCHACHA_RNG_PRIORITY);
+	kchacha_mod_exit();
+	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
+	      how);
+}
+
+/*
+ * fail_register=N: the implementation of the Nth registration left out,
+ * its other drivers unregistered, or, for the C core's, the load failing
+ * with nothing left.  With @hold, a tfm of that implementation's first
+ * driver is held from its registration on: its drivers stay registered,
+ * unreachable (dying), until kchacha_mod_exit().
+ */
+struct fail_arg {
+	unsigned int nr;
+	int impl;
+	bool hold;
+};
+
+static struct crypto_skcipher *held;
+static const char *hold_name;
+
+static void hold_hook(void)
+{
+	if (!held && hold_name && driver("chacha20", hold_name,
+					 KCHACHA_SHIM_SKCIPHER))
+		held = kchacha_shim_alloc_skcipher(driver("chacha20", hold_name,
+					KCHACHA_SHIM_SKCIPHER)->cra_driver_name);
+}
+
+static void child_fail_register(void *arg)
+{
+	const struct fail_arg *f = arg;
+	const char *name = kchacha_impls[f->impl].name;
+	char how[80];
+	int err;
+
+	fail_register = f->nr;
+	snprintf(how, sizeof(how), "fail_register=%u (%s)%s", f->nr, name,
+		 f->hold ? ", a tfm held" : "");
+	if (f->hold) {
+		hold_name = name;
+		kchacha_shim_register_hook = hold_hook;
+	}
+	err = kchacha_mod_init();
+	if (f->impl == 0) {
+		check(err == -ENOMEM && kchacha_shim_registered() == 0,
+		      "%s: the load fails with -ENOMEM, nothing registered (got %d, %u)",
+		      how, err, kchacha_shim_registered());
+		return;
+	}
+	check(!err, "%s: loads (got %d)", how, err);
+	if (f->hold) {
+		struct crypto_alg *a = driver("chacha20", name,
+					      KCHACHA_SHIM_SKCIPHER);
+
+		check(held && a && (a->cra_flags & CRYPTO_ALG_DYING) &&
+		      !kchacha_shim_best(a->cra_driver_name,
+					 KCHACHA_SHIM_SKCIPHER),
+		      "%s: the held driver stays registered, dying, unreachable",
+		      how);
+		crypto_free_skcipher(held);
+		held = NULL;
+	} else {
+		check_registered(how, cpu_impls(kchacha_nimpls - 1) &
+				 ~(1u << f->impl), prefer_ymm,
+				 KCHACHA_RNG_PRIORITY);
+	}
+	kchacha_mod_exit();
+	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
+	      how);
+}
+
+int main(void)
+{
+	unsigned int nr = 0;
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pages = mmap(NULL, (NPAGES + 2) * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pages == MAP_FAILED)
+		return 2;
+	mprotect(pages, PAGE_SIZE, PROT_NONE);
+	mprotect(pages + (NPAGES + 1) * PAGE_SIZE, PAGE_SIZE, PROT_NONE);
+	pages += PAGE_SIZE;
+	child_passed = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (child_passed == MAP_FAILED)
+		return 2;
+
+	in_child("a default load, requests on every driver", child_default,
+		 NULL);
+	for (i = 0; i < 4; i++)
+		in_child("rng_prefer", child_rng, &i);
+	for (i = -1; i < (int)kchacha_nimpls; i++)
+		in_child("max_isa", child_max_isa, &i);
+
+#ifdef CONFIG_X86
+	/* x86 only: the parameter exists where the AVX-512 entries do */
+	if (impl_index("avx512") < 0 || !cpu_has_impl(impl_index("avx512")) ||
+	    !cpu_has_impl(impl_index("avx512vl"))) {
+		printf("SKIP prefer_ymm: this CPU lacks AVX-512\n");
+		skipped++;
+	} else {
+		for (unsigned int r = 0; r < ARRAY_SIZE(ymm_rule); r++)
+			in_child("prefer_ymm", child_ymm, &r);
+	}
+#endif
+
+	for (i = 0; i < (int)kchacha_nimpls; i++)
+		if (cpu_has_impl(i))
+			in_child("selftest_fail", child_selftest_fail, &i);
+
+	/* four registrations an implementation, in table order */
+	for (i = 0; i < (int)kchacha_nimpls; i++) {
+		if (!cpu_has_impl(i))
+			continue;
+		for (unsigned int k = 1; k <= 4; k++) {
+			struct fail_arg f = { nr + k, i, false };
+
+			in_child("fail_register", child_fail_register, &f);
+			if (i && k == 4) {
+				f.hold = true;
+				in_child("fail_register, held",
+					 child_fail_register, &f);
+			}
+		}
+		nr += 4;
+	}
+
+	/* each load tests every implementation the CPU has */
+	for (unsigned int k = 0; k < kchacha_nimpls; k++)
+		if (cpu_has_impl(k))
+			printf("%s %s\n", failed ? "FAIL" : "ok  ",
+			       kchacha_impls[k].name);
+	printf("glue: %u loads, %u passed, %u failed, %u skipped\n", passed,
+	       *child_passed, failed, skipped);
+	return failed ? 1 : 0;
+}
