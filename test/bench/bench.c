@@ -595,8 +595,9 @@ static int rng_check(struct bench_row *row)
 }
 
 /*
- * base-rng-<impl>: the same for rng.c before issue 14, linked in by
- * test/bench/Makefile where git has it (RNG_BASE), its symbols renamed.
+ * base-rng-<impl>: the same for the rng.c of an earlier commit, linked in
+ * by test/bench/Makefile when asked for (RNG_BASE=<commit>), its symbols
+ * renamed.
  */
 struct kchacha_rng *kchacha_rngbase_alloc(const struct kchacha_impl *impl,
 					  bool fixed) __attribute__((weak));
@@ -1043,7 +1044,8 @@ static double median_at(struct bench_group *g, const char *name, size_t size)
 
 /*
  * Issue 14's targets for each kchacha-rng row: 16 bytes per call at least
- * 0.9 times the rng before issue 14 (base-rng-<impl>, where built in);
+ * 0.9 times an earlier rng (base-rng-<impl>, where built in: issue 14
+ * measured against 88824b5's);
  * 4096 bytes per call at least 0.8 times the same implementation's
  * keystream (the cipher group's row at 4096 bytes).  Each ratio is the
  * median over the rounds of the ratio within a round (taken before the
