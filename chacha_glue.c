@@ -90,6 +90,13 @@ module_param(max_isa, charp, 0444);
 MODULE_PARM_DESC(max_isa,
 		 "Highest implementation to register, in the order generic < ssse3 < avx2 < avx512vl < avx512 (x86_64) or generic < neon (arm64, arm); default: every one the CPU supports");
 
+/*
+ * Whether the table's other order (each implementation's slow_priority)
+ * applies: kchacha_cpu_slow(), or on x86 the prefer_ymm parameter.
+ * Resolved at load.
+ */
+static bool kchacha_slow;
+
 #ifdef CONFIG_X86
 /*
  * Which AVX-512 drivers rank first (the rule: kchacha_impls[]); resolved
@@ -98,17 +105,19 @@ MODULE_PARM_DESC(max_isa,
 static int prefer_ymm = -1;
 module_param(prefer_ymm, int, 0444);
 MODULE_PARM_DESC(prefer_ymm,
-		 "Rank the ymm-only avx512vl drivers first and the zmm avx512 ones below avx2: 1 yes, 0 no, -1 (default) where the kernel says 512-bit code lowers this CPU's clock (X86_FEATURE_PREFER_YMM, or the Skylake-X model on kernels without it); reads 0 or 1 once loaded");
+		 "Rank the ymm-only avx512vl drivers first and the zmm avx512 ones below avx2: 1 yes, 0 no, -1 (default) where zmm code is not the better default on this CPU: the kernel says 512-bit code lowers its clock (X86_FEATURE_PREFER_YMM, or the Skylake-X model on kernels without it), or it runs 512-bit operations as two 256-bit halves (AMD Zen 4); reads 0 or 1 once loaded");
 
-static void kchacha_resolve_prefer_ymm(void)
+static void kchacha_resolve_rule(void)
 {
-	prefer_ymm = prefer_ymm < 0 ? kchacha_zmm_lowers_clock() : !!prefer_ymm;
+	prefer_ymm = prefer_ymm < 0 ? kchacha_cpu_slow() : !!prefer_ymm;
+	kchacha_slow = prefer_ymm;
 }
 #else
-static const int prefer_ymm;
-
-static void kchacha_resolve_prefer_ymm(void)
+static void kchacha_resolve_rule(void)
 {
+	kchacha_slow = kchacha_cpu_slow();
+	if (kchacha_slow)
+		pr_info("kchacha: NEON ranks below the kernel's scalar ChaCha on this CPU (Cortex-A7 or A5), as the kernel's own NEON does\n");
 }
 #endif
 
@@ -192,15 +201,12 @@ static void kchacha_exit_tfm(struct crypto_skcipher *tfm)
 }
 
 /*
- * The cra_priority of @impl's skciphers on this CPU: where zmm code is not
- * preferred (prefer_ymm), the other order of the AVX-512 entries (see
- * kchacha_impls[]).
+ * The cra_priority of @impl's skciphers on this CPU: the other order of
+ * the table where the ranking rule says so (kchacha_resolve_rule()).
  */
 static int kchacha_priority(const struct kchacha_impl *impl)
 {
-	if (impl->zmm_slow_priority && prefer_ymm)
-		return impl->zmm_slow_priority;
-	return impl->priority;
+	return kchacha_impl_priority(impl, kchacha_slow);
 }
 
 /*
@@ -501,7 +507,7 @@ static int __init kchacha_mod_init(void)
 
 	if (max < 0)
 		return max;
-	kchacha_resolve_prefer_ymm();
+	kchacha_resolve_rule();
 
 	/*
 	 * The crypto API loads stdrng providers only when none is registered:

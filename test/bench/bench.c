@@ -967,8 +967,8 @@ static void print_group(struct bench_group *g)
 /*
  * kchacha-<impl> over its in-tree counterpart linux-<impl> (both AVX-512
  * rows over linux-avx512vl, the in-tree driver they outrank), both over
- * kchacha's own avx2, kchacha-avx512 over OpenSSL: per size, the median over the
- * rounds of the two rows' ratio within each round (the two batches run
+ * kchacha's own avx2, ymm over zmm, kchacha-avx512 over OpenSSL: per size,
+ * the median over the rounds of the two rows' ratio within each round (the two batches run
  * close together, so the machine's slower drifts cancel).  Computed before
  * summarize() sorts each row's rounds.
  */
@@ -979,6 +979,7 @@ static const char *const pairs[][2] = {
 	{ "kchacha-avx512", "linux-avx512vl" },
 	{ "kchacha-avx512vl", "kchacha-avx2" },
 	{ "kchacha-avx512", "kchacha-avx2" },
+	{ "kchacha-avx512vl", "kchacha-avx512" },
 	{ "kchacha-avx512", "openssl" },
 };
 
@@ -1005,6 +1006,87 @@ static void pair_ratios(struct bench_group *g, unsigned int rounds)
 		}
 	}
 	free(v);
+}
+
+/*
+ * The implementation the module makes the default on this CPU: the
+ * highest priority by the ranking rule (kchacha_cpu_slow(), the module's
+ * own code) among those the CPU has; and per size, the median over the
+ * rounds of its ratio, within each round, to the fastest kchacha row and
+ * to the fastest row of all.
+ */
+static const struct kchacha_impl *default_impl;
+static double *default_ratio[2];	/* per size: over kchacha, over all */
+
+static void default_ratios(struct bench_group *g, unsigned int rounds)
+{
+	bool slow = kchacha_cpu_slow();
+	struct bench_row *d;
+	char name[40];
+	double *v = xcalloc(rounds, sizeof(*v));
+	unsigned int i, k, s, r;
+
+	for (i = 0; i < kchacha_nimpls; i++) {
+		const struct kchacha_impl *impl = &kchacha_impls[i];
+
+		if (impl->cpu_ok && !impl->cpu_ok())
+			continue;
+		if (!default_impl || kchacha_impl_priority(impl, slow) >
+				     kchacha_impl_priority(default_impl, slow))
+			default_impl = impl;
+	}
+	snprintf(name, sizeof(name), "kchacha-%s", default_impl->name);
+	d = find_row(g, name);
+	if (!d)
+		goto out;
+	for (k = 0; k < 2; k++) {
+		default_ratio[k] = xcalloc(g->nsizes, sizeof(double));
+		for (s = 0; s < g->nsizes; s++) {
+			double spread;
+
+			for (r = 0; r < rounds; r++) {
+				double best = 0;
+
+				for (i = 0; i < g->nrows; i++) {
+					double m = g->rows[i].mbps[s * rounds + r];
+
+					if ((k || !strncmp(g->rows[i].name,
+							   "kchacha-", 8)) &&
+					    m > best)
+						best = m;
+				}
+				v[r] = d->mbps[s * rounds + r] / best;
+			}
+			summarize(v, rounds, &default_ratio[k][s], &spread);
+		}
+	}
+out:
+	free(v);
+}
+
+static void print_default(struct bench_group *g)
+{
+	static const char *const what[] = {
+		"over the best kchacha", "over the best of all",
+	};
+	unsigned int k, s;
+
+	printf("\n== the default on this CPU: %s-kchacha-%s (the module's ranking rule%s)\n",
+	       "chacha20", default_impl->name,
+	       kchacha_cpu_slow() ? ", its other order here" : "");
+	if (!default_ratio[0])
+		return;
+	printf("%-22s", "default, paired");
+	for (s = 0; s < g->nsizes; s++)
+		printf(" %8zu", g->sizes[s]);
+	printf("\n");
+	for (k = 0; k < 2; k++) {
+		printf("%-22s", what[k]);
+		for (s = 0; s < g->nsizes; s++)
+			printf(" %8.2f", default_ratio[k][s]);
+		printf("\n");
+		free(default_ratio[k]);
+	}
 }
 
 static void print_pairs(struct bench_group *g)
@@ -1327,6 +1409,7 @@ int main(int argc, char **argv)
 		size_t wsize = 0;
 
 		pair_ratios(&groups[0], rounds);
+		default_ratios(&groups[0], rounds);
 		for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
 			struct bench_group *g = &groups[gi];
 
@@ -1357,6 +1440,7 @@ int main(int argc, char **argv)
 	for (gi = 0; gi < ARRAY_SIZE(groups); gi++)
 		print_group(&groups[gi]);
 	print_pairs(&groups[0]);
+	print_default(&groups[0]);
 	rng_targets();
 	write_outputs(dir, model, cpu);
 

@@ -13,6 +13,12 @@ __thread int kchacha_shim_bh_off;
 __thread unsigned long kchacha_shim_locks;
 unsigned long kchacha_shim_simd_irqs_off;
 
+#ifdef __x86_64__
+#include <asm/cpufeature.h>
+
+const struct cpuinfo_x86 *shim_cpu_override;
+#endif
+
 #ifdef __aarch64__
 #include <stdlib.h>
 #include <string.h>
