@@ -18,8 +18,9 @@
  *  - four blocks as two interleaved "horizontal" chains: one state row of
  *    two blocks per register (one block per 128-bit lane), diagonals lined
  *    up by dword shuffles, for the last three or four blocks;
- *  - two blocks as one horizontal chain, for the last one or two blocks
- *    (on these cores a single block in an xmm costs the same latency).
+ *  - two blocks as one horizontal chain, for the last two blocks, and
+ *    the same chain on xmm registers for the last one (its latency is the
+ *    same, its work half where a core splits 256-bit operations).
  *
  * A pass that ends inside its blocks writes its keystream to the stack
  * (over the broadcast state, which it no longer needs) and XORs only the
@@ -410,6 +411,8 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vmovdqa		%ymm12, %ymm2
 	vmovdqa		%ymm13, %ymm3
 	mov		ROUNDS, %eax
+	cmp		$64, LEN
+	jbe		.Lh1_dround
 	cmp		$128, LEN
 	jbe		.Lh2_dround
 
@@ -448,6 +451,42 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	mov		$(FRAME / 32), %r11d
 	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
 	hout		1, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+	jmp		.Ltail
+
+	/*
+	 * one block: the two-block chain on the low lanes alone, which
+	 * halves its work on cores that split each 256-bit operation in two
+	 * (AMD Zen 1: the chain's shifts queue for one pipe)
+	 */
+.Lh1_dround:
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8, %xmm15, %xmm14
+	hdiag		%xmm0, %xmm2, %xmm3
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8, %xmm15, %xmm14
+	hundiag		%xmm0, %xmm2, %xmm3
+	sub		$2, %eax
+	jnz		.Lh1_dround
+
+	vpaddd		%xmm10, %xmm0, %xmm0
+	vpaddd		%xmm11, %xmm1, %xmm1
+	vpaddd		%xmm12, %xmm2, %xmm2
+	vpaddd		%xmm13, %xmm3, %xmm3
+	cmp		$64, LEN
+	jb		.Lh1_partial
+	vpxor		0x00(SRC), %xmm0, %xmm0
+	vpxor		0x10(SRC), %xmm1, %xmm1
+	vpxor		0x20(SRC), %xmm2, %xmm2
+	vpxor		0x30(SRC), %xmm3, %xmm3
+	vmovdqu		%xmm0, 0x00(DST)
+	vmovdqu		%xmm1, 0x10(DST)
+	vmovdqu		%xmm2, 0x20(DST)
+	vmovdqu		%xmm3, 0x30(DST)
+	jmp		.Ldone
+.Lh1_partial:
+	mov		$(FRAME / 32), %r11d
+	vmovdqa		%xmm0, 0x00(%rsp)
+	vmovdqa		%xmm1, 0x10(%rsp)
+	vmovdqa		%xmm2, 0x20(%rsp)
+	vmovdqa		%xmm3, 0x30(%rsp)
 	jmp		.Ltail
 
 	/* two blocks */

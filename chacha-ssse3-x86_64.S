@@ -263,44 +263,51 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	cmp		$128, LEN
 	jbe		.Lhoriz
 
-	/* S: each state word in all four lanes, the counters 0..3 apart */
-	movdqu		0x00(STATE), %xmm0
-	movdqu		0x10(STATE), %xmm1
-	movdqu		0x20(STATE), %xmm2
-	movdqu		0x30(STATE), %xmm3
-	pshufd		$0x00, %xmm0, %xmm4
-	pshufd		$0x55, %xmm0, %xmm5
-	pshufd		$0xaa, %xmm0, %xmm6
-	pshufd		$0xff, %xmm0, %xmm7
-	movdqa		%xmm4, S(0)
-	movdqa		%xmm5, S(1)
-	movdqa		%xmm6, S(2)
-	movdqa		%xmm7, S(3)
-	pshufd		$0x00, %xmm1, %xmm4
-	pshufd		$0x55, %xmm1, %xmm5
-	pshufd		$0xaa, %xmm1, %xmm6
-	pshufd		$0xff, %xmm1, %xmm7
+	/*
+	 * S: each state word in all four lanes, the counters 0..3 apart,
+	 * broadcast straight into the registers of the first pass (each
+	 * row's last word last, in place over the row)
+	 */
+	movdqu		0x00(STATE), %xmm3
+	pshufd		$0x00, %xmm3, %xmm0
+	pshufd		$0x55, %xmm3, %xmm1
+	pshufd		$0xaa, %xmm3, %xmm2
+	pshufd		$0xff, %xmm3, %xmm3
+	movdqu		0x10(STATE), %xmm7
+	pshufd		$0x00, %xmm7, %xmm4
+	pshufd		$0x55, %xmm7, %xmm5
+	pshufd		$0xaa, %xmm7, %xmm6
+	pshufd		$0xff, %xmm7, %xmm7
+	movdqu		0x20(STATE), %xmm11
+	pshufd		$0x00, %xmm11, %xmm8
+	pshufd		$0x55, %xmm11, %xmm9
+	pshufd		$0xaa, %xmm11, %xmm10
+	pshufd		$0xff, %xmm11, %xmm11
+	movdqu		0x30(STATE), %xmm15
+	pshufd		$0x00, %xmm15, %xmm12
+	pshufd		$0x55, %xmm15, %xmm13
+	pshufd		$0xaa, %xmm15, %xmm14
+	pshufd		$0xff, %xmm15, %xmm15
+	paddd		.Llanes(%rip), %xmm12
+	movdqa		%xmm0, S(0)
+	movdqa		%xmm1, S(1)
+	movdqa		%xmm2, S(2)
+	movdqa		%xmm3, S(3)
 	movdqa		%xmm4, S(4)
 	movdqa		%xmm5, S(5)
 	movdqa		%xmm6, S(6)
 	movdqa		%xmm7, S(7)
-	pshufd		$0x00, %xmm2, %xmm4
-	pshufd		$0x55, %xmm2, %xmm5
-	pshufd		$0xaa, %xmm2, %xmm6
-	pshufd		$0xff, %xmm2, %xmm7
-	movdqa		%xmm4, S(8)
-	movdqa		%xmm5, S(9)
-	movdqa		%xmm6, S(10)
-	movdqa		%xmm7, S(11)
-	pshufd		$0x00, %xmm3, %xmm4
-	pshufd		$0x55, %xmm3, %xmm5
-	pshufd		$0xaa, %xmm3, %xmm6
-	pshufd		$0xff, %xmm3, %xmm7
-	paddd		.Llanes(%rip), %xmm4
-	movdqa		%xmm4, S(12)
-	movdqa		%xmm5, S(13)
-	movdqa		%xmm6, S(14)
-	movdqa		%xmm7, S(15)
+	movdqa		%xmm8, S(8)
+	movdqa		%xmm9, S(9)
+	movdqa		%xmm10, S(10)
+	movdqa		%xmm11, S(11)
+	movdqa		%xmm10, K(10)
+	movdqa		%xmm11, K(11)
+	movdqa		%xmm12, S(12)
+	movdqa		%xmm13, S(13)
+	movdqa		%xmm14, S(14)
+	movdqa		%xmm15, S(15)
+	jmp		.Lv4_start
 
 .Lv4_pass:
 	movdqa		S(0), %xmm0
@@ -321,6 +328,7 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	movdqa		S(13), %xmm13
 	movdqa		S(14), %xmm14
 	movdqa		S(15), %xmm15
+.Lv4_start:
 	mov		ROUNDS, %eax
 
 .Lv4_dround:

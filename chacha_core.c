@@ -18,6 +18,11 @@
 #if defined(CONFIG_X86) || defined(CONFIG_ARM64) || defined(CONFIG_ARM)
 #include <asm/cpufeature.h>
 #endif
+#if defined(CONFIG_X86)
+#include <asm/processor.h>
+#elif defined(CONFIG_ARM)
+#include <asm/cputype.h>
+#endif
 
 #include "kchacha_compat.h"
 #include "kchacha.h"
@@ -78,11 +83,13 @@ static bool kchacha_avx512_ok(void)
 
 /*
  * NEON: arm64 little-endian (four NEON blocks and one scalar block a pass),
- * and 32-bit ARM with kernel-mode NEON (four NEON blocks a pass; see
- * README.md, "32-bit ARM": no rule against any NEON core).
+ * and 32-bit ARM with kernel-mode NEON (four NEON blocks a pass; ranked
+ * below the kernel's scalar code on Cortex-A7 and A5, as the kernel's own
+ * NEON is: kchacha_arm_neon_slow()).
  */
 #if defined(CONFIG_ARM64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
 #define KCHACHA_NEON_BATCH	5
+#define KCHACHA_NEON_SLOW_PRIORITY	0
 static bool kchacha_neon_ok(void)
 {
 	return cpu_have_named_feature(ASIMD);
@@ -90,6 +97,12 @@ static bool kchacha_neon_ok(void)
 #elif defined(CONFIG_ARM) && defined(CONFIG_KERNEL_MODE_NEON) && \
 	defined(CONFIG_CPU_LITTLE_ENDIAN)
 #define KCHACHA_NEON_BATCH	4
+/*
+ * On Cortex-A7 and A5 (kchacha_arm_neon_slow()), below the kernel's scalar
+ * ARM ChaCha (chacha20-arm, 200; the scalar path of chacha20-lib, 300, on
+ * 7.x), which is faster there, and above kchacha's C core, which is not.
+ */
+#define KCHACHA_NEON_SLOW_PRIORITY	120
 static bool kchacha_neon_ok(void)
 {
 	return cpu_has_neon();
@@ -147,9 +160,10 @@ const struct kchacha_impl kchacha_impls[] = {
 	 * The ranking rule of the two AVX-512 entries, the one place it is
 	 * made: where zmm code is preferred, avx512 (zmm) is the default and
 	 * avx512vl (the same instructions on ymm registers only) ranks
-	 * between avx2 and it.  Where it is not (kchacha_zmm_lowers_clock():
-	 * Intel CPUs whose core clock drops for some milliseconds after
-	 * 512-bit instructions, slowing whatever runs next; the prefer_ymm
+	 * between avx2 and it.  Where it is not (kchacha_x86_ymm_first(): Intel
+	 * CPUs whose core clock drops for some milliseconds after 512-bit
+	 * instructions, slowing whatever runs next, and AMD Zen 4, which runs
+	 * each 512-bit operation as two 256-bit halves; the prefer_ymm
 	 * parameter overrides), avx512vl is the default and avx512 ranks
 	 * between ssse3 and avx2, used only when asked for by name.  max_isa
 	 * takes them in table order: avx512vl caps at ymm registers.
@@ -157,7 +171,7 @@ const struct kchacha_impl kchacha_impls[] = {
 	{
 		.name = "avx512vl",
 		.priority = 325,
-		.zmm_slow_priority = 330,
+		.slow_priority = 330,
 		.walksize = 8 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_X86_SIMD_MIN,
 		.batch = 16,
@@ -169,7 +183,7 @@ const struct kchacha_impl kchacha_impls[] = {
 	{
 		.name = "avx512",
 		.priority = 330,
-		.zmm_slow_priority = 315,
+		.slow_priority = 315,
 		.walksize = 8 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_X86_SIMD_MIN,
 		.batch = 16,
@@ -183,6 +197,7 @@ const struct kchacha_impl kchacha_impls[] = {
 	{
 		.name = "neon",
 		.priority = 310,
+		.slow_priority = KCHACHA_NEON_SLOW_PRIORITY,
 		.walksize = 4 * KCHACHA_BLOCK_SIZE,
 		.simd_min = KCHACHA_BLOCK_SIZE + 1,
 		.batch = KCHACHA_NEON_BATCH,
@@ -195,6 +210,79 @@ const struct kchacha_impl kchacha_impls[] = {
 };
 
 const unsigned int kchacha_nimpls = ARRAY_SIZE(kchacha_impls);
+
+/**
+ * kchacha_impl_priority() - the cra_priority of @impl's skciphers
+ * @impl: the implementation
+ * @slow: whether the ranking rule's other order applies (kchacha_cpu_slow(),
+ *	or a parameter that overrides it)
+ *
+ * Return: @impl->slow_priority where @slow and it has one, else
+ * @impl->priority.
+ */
+int kchacha_impl_priority(const struct kchacha_impl *impl, bool slow)
+{
+	if (slow && impl->slow_priority)
+		return impl->slow_priority;
+	return impl->priority;
+}
+
+/**
+ * kchacha_x86_ymm_first() - the x86 ranking rule: ymm code first?
+ * @zmm_lowers_clock: the kernel says 512-bit instructions lower the core
+ *	clock (kchacha_zmm_lowers_clock())
+ * @amd: an AMD CPU
+ * @family: its family (boot_cpu_data.x86)
+ *
+ * AMD's family 0x19 with AVX-512 is Zen 4, which splits every 512-bit
+ * operation into two 256-bit halves: there the zmm code gains nothing on
+ * the ymm code from 1420 bytes on and loses a fifth at 576 (make bench,
+ * EPYC family 25 model 17), where its 16-block pass does 9 blocks' work.
+ * Zen 3, the rest of the family, has no AVX-512 to rank.  Family 0x1a
+ * (Zen 5) is left out: its server and desktop parts run 512-bit operations
+ * at full width, where zmm code is much the faster.
+ *
+ * Return: true where the avx512vl (ymm) drivers should rank first.
+ */
+bool kchacha_x86_ymm_first(bool zmm_lowers_clock, bool amd,
+			   unsigned int family)
+{
+	return zmm_lowers_clock || (amd && family == 0x19);
+}
+
+/**
+ * kchacha_arm_neon_slow() - the 32-bit ARM ranking rule: NEON below scalar?
+ * @part: read_cpuid_part(): implementer and part number of the MIDR
+ *
+ * The kernel's own ARM glue ranks its NEON ChaCha at 0 on Cortex-A7 and
+ * A5, whose NEON units are narrow: its scalar code is faster there.
+ *
+ * Return: true on Cortex-A7 and Cortex-A5.
+ */
+bool kchacha_arm_neon_slow(u32 part)
+{
+	return part == KCHACHA_ARM_PART_CORTEX_A7 ||
+	       part == KCHACHA_ARM_PART_CORTEX_A5;
+}
+
+/**
+ * kchacha_cpu_slow() - whether the other order of the table applies here
+ *
+ * Return: on x86, kchacha_x86_ymm_first() of this CPU; on 32-bit ARM,
+ * kchacha_arm_neon_slow() of this CPU; false elsewhere.
+ */
+bool kchacha_cpu_slow(void)
+{
+#if defined(CONFIG_X86_64)
+	return kchacha_x86_ymm_first(kchacha_zmm_lowers_clock(),
+				     boot_cpu_data.x86_vendor == X86_VENDOR_AMD,
+				     boot_cpu_data.x86);
+#elif defined(CONFIG_ARM) && defined(KCHACHA_NEON_BATCH)
+	return kchacha_arm_neon_slow(read_cpuid_part());
+#else
+	return false;
+#endif
+}
 
 #ifndef KCHACHA_USERSPACE
 /*
@@ -224,7 +312,7 @@ static void __used kchacha_impls_check(void)
 		BUILD_BUG_ON_MSG(impl->walksize & (impl->walksize - 1),
 				 "kchacha_impls[]: walksize must be a power of two, or page-aligned buffers take the walk's slow path");
 		BUILD_BUG_ON_MSG(impl->priority < 0 ||
-				 impl->zmm_slow_priority < 0,
+				 impl->slow_priority < 0,
 				 "kchacha_impls[]: a negative cra_priority: crypto_check_alg() would refuse it");
 		BUILD_BUG_ON_MSG(!impl->name[0] ||
 				 sizeof("chacha20rng-kchacha-") +

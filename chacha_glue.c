@@ -90,6 +90,13 @@ module_param(max_isa, charp, 0444);
 MODULE_PARM_DESC(max_isa,
 		 "Register implementations up to this one, e.g. avx2 (default: all)");
 
+/*
+ * Whether the table's other order (each implementation's slow_priority)
+ * applies: kchacha_cpu_slow(), or on x86 the prefer_ymm parameter.
+ * Resolved at load.
+ */
+static bool kchacha_slow;
+
 #ifdef CONFIG_X86
 /*
  * Which AVX-512 drivers rank first (the rule: kchacha_impls[]); resolved
@@ -98,17 +105,19 @@ MODULE_PARM_DESC(max_isa,
 static int prefer_ymm = -1;
 module_param(prefer_ymm, int, 0444);
 MODULE_PARM_DESC(prefer_ymm,
-		 "Rank avx512vl first: 1 yes, 0 no, -1 (default) as the kernel says");
+		 "Rank avx512vl first, avx512 below avx2: 1 yes, 0 no, -1 (default) by the CPU");
 
-static void kchacha_resolve_prefer_ymm(void)
+static void kchacha_resolve_rule(void)
 {
-	prefer_ymm = prefer_ymm < 0 ? kchacha_zmm_lowers_clock() : !!prefer_ymm;
+	prefer_ymm = prefer_ymm < 0 ? kchacha_cpu_slow() : !!prefer_ymm;
+	kchacha_slow = prefer_ymm;
 }
 #else
-static const int prefer_ymm;
-
-static void kchacha_resolve_prefer_ymm(void)
+static void kchacha_resolve_rule(void)
 {
+	kchacha_slow = kchacha_cpu_slow();
+	if (kchacha_slow)
+		pr_info("kchacha: NEON ranks below the kernel's scalar ChaCha on this CPU (Cortex-A7 or A5), as the kernel's own NEON does\n");
 }
 #endif
 
@@ -192,15 +201,12 @@ static void kchacha_exit_tfm(struct crypto_skcipher *tfm)
 }
 
 /*
- * The cra_priority of @impl's skciphers on this CPU: where zmm code is not
- * preferred (prefer_ymm), the other order of the AVX-512 entries (see
- * kchacha_impls[]).
+ * The cra_priority of @impl's skciphers on this CPU: the other order of
+ * the table where the ranking rule says so (kchacha_resolve_rule()).
  */
 static int kchacha_priority(const struct kchacha_impl *impl)
 {
-	if (impl->zmm_slow_priority && prefer_ymm)
-		return impl->zmm_slow_priority;
-	return impl->priority;
+	return kchacha_impl_priority(impl, kchacha_slow);
 }
 
 /*
@@ -501,7 +507,7 @@ static int __init kchacha_mod_init(void)
 
 	if (max < 0)
 		return max;
-	kchacha_resolve_prefer_ymm();
+	kchacha_resolve_rule();
 
 	/*
 	 * The crypto API loads stdrng providers only when none is registered:

@@ -46,9 +46,9 @@ typedef void (*kchacha_hchacha_fn)(const u32 *state, u32 *out, int nrounds);
  * struct kchacha_impl - one ChaCha implementation
  * @name: suffix of every driver name, "<alg>-kchacha-<name>"
  * @priority: cra_priority of its skciphers; its rng ranks in the same order
- * @zmm_slow_priority: if not 0, its cra_priority instead of @priority on
- *	CPUs where zmm code is not preferred (kchacha_zmm_lowers_clock(),
- *	or the prefer_ymm parameter); see kchacha_impls[] for the rule
+ * @slow_priority: if not 0, its cra_priority instead of @priority on CPUs
+ *	where the ranking rule says it is not the best there (see
+ *	kchacha_cpu_slow() and kchacha_impl_priority())
  * @walksize: the skcipher walksize: the widest batch rounded down to a
  *	power of two, at most PAGE_SIZE / 8 (see kchacha_impls[])
  * @simd_min: requests shorter than this go to the C core, which is faster
@@ -62,7 +62,7 @@ typedef void (*kchacha_hchacha_fn)(const u32 *state, u32 *out, int nrounds);
 struct kchacha_impl {
 	const char *name;
 	int priority;
-	int zmm_slow_priority;
+	int slow_priority;
 	unsigned int walksize;
 	unsigned int simd_min;
 	unsigned int batch;
@@ -71,6 +71,21 @@ struct kchacha_impl {
 	kchacha_hchacha_fn hchacha;
 	bool simd;
 };
+
+/*
+ * chacha_core.c: the ranking rule.  kchacha_cpu_slow() applies it to the
+ * CPU this runs on; the two rules below it are what it decides by, kept
+ * apart from the CPU so that tests can give them any CPU.
+ */
+int kchacha_impl_priority(const struct kchacha_impl *impl, bool slow);
+bool kchacha_cpu_slow(void);
+bool kchacha_x86_ymm_first(bool zmm_lowers_clock, bool amd,
+			   unsigned int family);
+bool kchacha_arm_neon_slow(u32 part);
+
+/* read_cpuid_part() of the 32-bit ARM cores whose NEON ChaCha is slow */
+#define KCHACHA_ARM_PART_CORTEX_A5	0x4100c050
+#define KCHACHA_ARM_PART_CORTEX_A7	0x4100c070
 
 /* chacha_generic.c: the portable C core */
 void kchacha_init_state(u32 *state, const u32 *key, const u8 *iv);

@@ -191,12 +191,14 @@ static inline bool kchacha_zmm_lowers_clock(void)
 	       boot_cpu_data.x86_model == INTEL_FAM6_SKYLAKE_X;
 #endif
 }
-#elif defined(CONFIG_X86) && defined(KCHACHA_USERSPACE)
-/* test/shim: what the tests say the kernel says of this CPU */
-extern bool kchacha_shim_zmm_lowers_clock;
+#elif defined(CONFIG_X86)
+/* User space (test/shim): the rule of kernels before 6.13, by CPUID */
+#include <asm/processor.h>
+
 static inline bool kchacha_zmm_lowers_clock(void)
 {
-	return kchacha_shim_zmm_lowers_clock;
+	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+	       boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x55;
 }
 #else
 static inline bool kchacha_zmm_lowers_clock(void)

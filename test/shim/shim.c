@@ -6,14 +6,18 @@
 #include <crypto/internal/simd.h>
 
 bool kchacha_shim_simd_usable = true;
-/* kchacha_zmm_lowers_clock() (kchacha_compat.h) returns it */
-bool kchacha_shim_zmm_lowers_clock;
 __thread unsigned long kchacha_shim_simd_sections;
 __thread int kchacha_shim_in_simd;
 __thread int kchacha_shim_irqs_off;
 __thread int kchacha_shim_bh_off;
 __thread unsigned long kchacha_shim_locks;
 unsigned long kchacha_shim_simd_irqs_off;
+
+#ifdef __x86_64__
+#include <asm/cpufeature.h>
+
+const struct cpuinfo_x86 *shim_cpu_override;
+#endif
 
 #ifdef __aarch64__
 #include <stdlib.h>

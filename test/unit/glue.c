@@ -80,13 +80,14 @@ static int __attribute__((unused)) impl_index(const char *name)
 }
 
 /*
- * The skcipher priority of @impl with prefer_ymm resolved to @ymm: its
- * entry's, or zmm_slow_priority where zmm code is not preferred.
+ * The skcipher priority of @impl where the table's other order applies
+ * (@slow: prefer_ymm resolved to 1 on x86, kchacha_cpu_slow() on arm):
+ * its entry's slow_priority if it has one, else its priority.
  */
-static int expect_priority(const struct kchacha_impl *impl, int ymm)
+static int expect_priority(const struct kchacha_impl *impl, int slow)
 {
-	return impl->zmm_slow_priority && ymm ? impl->zmm_slow_priority :
-						impl->priority;
+	return impl->slow_priority && slow ? impl->slow_priority :
+					     impl->priority;
 }
 
 #ifdef CONFIG_X86
@@ -422,8 +423,8 @@ static int top_impl(void)
 
 	for (unsigned int i = 0; i < kchacha_nimpls; i++)
 		if (cpu_has_impl(i) &&
-		    (top < 0 || expect_priority(&kchacha_impls[i], prefer_ymm) >
-				expect_priority(&kchacha_impls[top], prefer_ymm)))
+		    (top < 0 || expect_priority(&kchacha_impls[i], kchacha_slow) >
+				expect_priority(&kchacha_impls[top], kchacha_slow)))
 			top = i;
 	return top;
 }
@@ -442,7 +443,7 @@ static void child_default(void *arg)
 	      "default load: request_module(\"crypto-stdrng\") once, before any registration (got '%s', %u before)",
 	      kchacha_shim_modules_requested, registered_at_request);
 	check_registered("default load", cpu_impls(kchacha_nimpls - 1),
-			 prefer_ymm, KCHACHA_RNG_PRIORITY);
+			 kchacha_slow, KCHACHA_RNG_PRIORITY);
 	check(kchacha_shim_best("stdrng", KCHACHA_SHIM_RNG) == &drbg.base,
 	      "default load: the DRBG it loaded is the default stdrng");
 	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
@@ -483,7 +484,7 @@ static void child_rng(void *arg)
 	      "%s: request_module(\"crypto-stdrng\") %s (got '%s')", how,
 	      rng_prefer ? "not called" : "called",
 	      kchacha_shim_modules_requested);
-	check_registered(how, cpu_impls(kchacha_nimpls - 1), prefer_ymm,
+	check_registered(how, cpu_impls(kchacha_nimpls - 1), kchacha_slow,
 			 rng_prefer ? KCHACHA_RNG_PRIORITY_PREFER :
 				      KCHACHA_RNG_PRIORITY);
 	/* a DRBG loaded later, if request_module() did not */
@@ -524,7 +525,7 @@ static void child_max_isa(void *arg)
 	snprintf(how, sizeof(how), "max_isa=%s", kchacha_impls[i].name);
 	err = kchacha_mod_init();
 	check(!err, "%s: loads (got %d)", how, err);
-	check_registered(how, cpu_impls(i), prefer_ymm, KCHACHA_RNG_PRIORITY);
+	check_registered(how, cpu_impls(i), kchacha_slow, KCHACHA_RNG_PRIORITY);
 	kchacha_mod_exit();
 	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
 	      how);
@@ -537,7 +538,11 @@ static void child_ymm(void *arg)
 	struct crypto_alg *best;
 	char how[64];
 
-	kchacha_shim_zmm_lowers_clock = ymm_rule[r].lowers;
+	/* Skylake-X, where zmm code lowers the clock; Sapphire Rapids */
+	static const struct cpuinfo_x86 skx = { X86_VENDOR_INTEL, 6, 0x55 };
+	static const struct cpuinfo_x86 spr = { X86_VENDOR_INTEL, 6, 0x8f };
+
+	shim_cpu_override = ymm_rule[r].lowers ? &skx : &spr;
 	prefer_ymm = ymm_rule[r].param;
 	snprintf(how, sizeof(how), "prefer_ymm=%d, zmm %s the clock",
 		 ymm_rule[r].param,
@@ -602,7 +607,7 @@ static void child_selftest_fail(void *arg)
 	}
 	check(!err, "%s: loads (got %d)", how, err);
 	check_registered(how, cpu_impls(kchacha_nimpls - 1) & ~(1u << i),
-			 prefer_ymm, KCHACHA_RNG_PRIORITY);
+			 kchacha_slow, KCHACHA_RNG_PRIORITY);
 	kchacha_mod_exit();
 	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
 	      how);
@@ -667,7 +672,7 @@ static void child_fail_register(void *arg)
 		held = NULL;
 	} else {
 		check_registered(how, cpu_impls(kchacha_nimpls - 1) &
-				 ~(1u << f->impl), prefer_ymm,
+				 ~(1u << f->impl), kchacha_slow,
 				 KCHACHA_RNG_PRIORITY);
 	}
 	kchacha_mod_exit();

@@ -25,8 +25,15 @@
 #include "test/shim/linux/types.h"
 #include "test/shim/crypto/internal/simd.h"
 #include "test/shim/simdcheck.h"
+#ifdef __x86_64__
+#include "test/shim/asm/cpufeature.h"
+#endif
 #include "kchacha.h"
 #include "test/unit/ref.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 static unsigned int passed, failed, skipped;
 static u64 rng_state = 0x9e3779b97f4a7c15ULL;
@@ -696,6 +703,161 @@ static void test_neon_wipe(const struct kchacha_impl *impl)
 }
 #endif
 
+/* The implementations of the table, highest priority first, for @slow. */
+static void ranking(bool slow, char *out, size_t size)
+{
+	bool used[16] = { false };
+	size_t at = 0;
+
+	out[0] = 0;
+	for (unsigned int n = 0; n < kchacha_nimpls && n < 16; n++) {
+		int best = -1;
+
+		for (unsigned int i = 0; i < kchacha_nimpls && i < 16; i++)
+			if (!used[i] && (best < 0 ||
+			    kchacha_impl_priority(&kchacha_impls[i], slow) >
+			    kchacha_impl_priority(&kchacha_impls[best], slow)))
+				best = i;
+		used[best] = true;
+		at += snprintf(out + at, size - at, "%s%s", n ? " " : "",
+			       kchacha_impls[best].name);
+	}
+}
+
+/*
+ * The ranking rule as a table: which CPUs take the other order, and the
+ * order each gives.  The priorities must differ (the crypto API would
+ * pick between equal ones by registration order) and keep every SIMD
+ * entry above the in-tree drivers (300) unless the rule puts it below the
+ * kernel's scalar code (32-bit ARM's Cortex-A7 and A5: below 200, above
+ * kchacha's C core).
+ */
+static void test_ranking(void)
+{
+	static const struct {
+		bool lowers_clock, amd;
+		unsigned int family;
+		bool ymm_first;
+		const char *what;
+	} x86[] = {
+		{ false, true, 0x19, true, "AMD Zen 4 (family 0x19)" },
+		{ false, true, 0x1a, false, "AMD Zen 5 (family 0x1a)" },
+		{ false, true, 0x17, false, "AMD Zen 1/2 (family 0x17)" },
+		{ false, false, 0x19, false, "another vendor's family 0x19" },
+		{ false, false, 6, false, "Intel without PREFER_YMM" },
+		{ true, false, 6, true, "Intel with PREFER_YMM" },
+		{ true, true, 0x1a, true, "PREFER_YMM on any CPU" },
+	};
+	static const struct {
+		u32 part;
+		bool slow;
+		const char *what;
+	} arm[] = {
+		{ KCHACHA_ARM_PART_CORTEX_A7, true, "Cortex-A7" },
+		{ KCHACHA_ARM_PART_CORTEX_A5, true, "Cortex-A5" },
+		{ 0x4100c0f0, false, "Cortex-A15" },
+		{ 0x4100c090, false, "Cortex-A9" },
+		{ 0x4100c080, false, "Cortex-A8" },
+		{ 0x4100d030, false, "Cortex-A53 (AArch32)" },
+		{ 0x5100c070, false, "another implementer's part 0xc07" },
+		{ 0, false, "an unknown part" },
+	};
+	char got[128];
+	const char *want_fast, *want_slow;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(x86); i++) {
+		bool got_first = kchacha_x86_ymm_first(x86[i].lowers_clock,
+						       x86[i].amd,
+						       x86[i].family);
+
+		if (got_first != x86[i].ymm_first)
+			printf("FAIL ranking: %s: ymm code %s\n", x86[i].what,
+			       x86[i].ymm_first ? "must rank first" :
+			       "must not rank first");
+		check(got_first == x86[i].ymm_first, "ranking", x86[i].what, 0);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(arm); i++) {
+		bool slow = kchacha_arm_neon_slow(arm[i].part);
+
+		if (slow != arm[i].slow)
+			printf("FAIL ranking: %s: NEON %s\n", arm[i].what,
+			       arm[i].slow ? "must rank below the scalar code" :
+			       "must rank above the in-tree drivers");
+		check(slow == arm[i].slow, "ranking", arm[i].what, 0);
+	}
+
+#if defined(__x86_64__)
+	/* kchacha_cpu_slow(): what it reads of boot_cpu_data */
+	{
+		static const struct {
+			struct cpuinfo_x86 c;
+			bool slow;
+			const char *what;
+		} cpus[] = {
+			{ { X86_VENDOR_AMD, 0x19, 0x11 }, true, "EPYC family 25 model 17 (Zen 4)" },
+			{ { X86_VENDOR_AMD, 0x19, 0x61 }, true, "Ryzen family 25 model 97 (Zen 4)" },
+			{ { X86_VENDOR_AMD, 0x1a, 0x02 }, false, "EPYC family 26 model 2 (Zen 5)" },
+			{ { X86_VENDOR_AMD, 0x17, 0x01 }, false, "EPYC family 23 model 1 (Zen 1)" },
+			{ { X86_VENDOR_INTEL, 6, 0x55 }, true, "Intel Skylake-X (family 6 model 85)" },
+			{ { X86_VENDOR_INTEL, 6, 0x8f }, false, "Intel Sapphire Rapids (family 6 model 143)" },
+			{ { X86_VENDOR_INTEL, 0x19, 0x11 }, false, "Intel family 25 model 17" },
+		};
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(cpus); i++) {
+			bool slow;
+
+			shim_cpu_override = &cpus[i].c;
+			slow = kchacha_cpu_slow();
+			shim_cpu_override = NULL;
+			if (slow != cpus[i].slow)
+				printf("FAIL ranking: kchacha_cpu_slow() on %s: %d, want %d\n",
+				       cpus[i].what, slow, cpus[i].slow);
+			check(slow == cpus[i].slow, "ranking", cpus[i].what, 0);
+		}
+	}
+	want_fast = "avx512 avx512vl avx2 ssse3 generic";
+	want_slow = "avx512vl avx2 avx512 ssse3 generic";
+#else
+	want_fast = "neon generic";
+	want_slow = "neon generic";
+#endif
+	ranking(false, got, sizeof(got));
+	if (strcmp(got, want_fast))
+		printf("FAIL ranking: table order '%s', want '%s'\n", got,
+		       want_fast);
+	check(!strcmp(got, want_fast), "ranking", "the table's order", 0);
+	ranking(true, got, sizeof(got));
+	if (strcmp(got, want_slow))
+		printf("FAIL ranking: the other order '%s', want '%s'\n", got,
+		       want_slow);
+	check(!strcmp(got, want_slow), "ranking", "the other order", 0);
+
+	for (unsigned int slow = 0; slow < 2; slow++) {
+		for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+			const struct kchacha_impl *a = &kchacha_impls[i];
+			int pa = kchacha_impl_priority(a, slow);
+
+			for (unsigned int j = 0; j < i; j++)
+				check(pa != kchacha_impl_priority(&kchacha_impls[j], slow),
+				      a->name, "a priority of its own", slow);
+			if (!a->simd)
+				continue;
+#if defined(__arm__)
+			if (slow) {
+				check(pa > kchacha_impl_priority(&kchacha_impls[0], true) &&
+				      pa < 200, a->name,
+				      "on Cortex-A7/A5: between the C core and chacha20-arm (200)",
+				      slow);
+				continue;
+			}
+#endif
+			check(pa > 300, a->name, "above the in-tree drivers (300)",
+			      slow);
+		}
+	}
+	printf("%s ranking\n", failed ? "FAIL" : "ok  ");
+}
+
 int main(void)
 {
 	src_buf = malloc(MAXLEN + 128);
@@ -705,6 +867,7 @@ int main(void)
 		return 2;
 
 	test_reference();
+	test_ranking();
 	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
 		const struct kchacha_impl *impl = &kchacha_impls[i];
 		unsigned int before = failed;

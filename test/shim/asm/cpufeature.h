@@ -41,6 +41,46 @@ static inline int cpu_has_xfeatures(u64 mask, const char **name)
 	__asm__ ("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return ((((u64)hi << 32) | lo) & mask) == mask;
 }
+
+/* boot_cpu_data: the vendor, family and model fields, from CPUID */
+#define X86_VENDOR_INTEL	0
+#define X86_VENDOR_AMD		2
+#define X86_VENDOR_UNKNOWN	0xff
+
+struct cpuinfo_x86 {
+	u8 x86_vendor;
+	u8 x86;
+	u8 x86_model;
+};
+
+/* A test's CPU instead of this one's (test/shim/shim.c), when set */
+extern const struct cpuinfo_x86 *shim_cpu_override;
+
+static inline struct cpuinfo_x86 shim_boot_cpu_data(void)
+{
+	struct cpuinfo_x86 c = { .x86_vendor = X86_VENDOR_UNKNOWN };
+	unsigned int a, b, cx, d, family, model;
+
+	if (shim_cpu_override)
+		return *shim_cpu_override;
+	__cpuid(0, a, b, cx, d);
+	if (b == 0x756e6547 && d == 0x49656e69 && cx == 0x6c65746e)
+		c.x86_vendor = X86_VENDOR_INTEL;	/* GenuineIntel */
+	else if (b == 0x68747541 && d == 0x69746e65 && cx == 0x444d4163)
+		c.x86_vendor = X86_VENDOR_AMD;		/* AuthenticAMD */
+	__cpuid(1, a, b, cx, d);
+	family = (a >> 8) & 0xf;
+	model = (a >> 4) & 0xf;
+	if (family == 0xf)
+		family += (a >> 20) & 0xff;
+	if (family >= 6)
+		model += ((a >> 16) & 0xf) << 4;
+	c.x86 = family;
+	c.x86_model = model;
+	return c;
+}
+
+#define boot_cpu_data	(shim_boot_cpu_data())
 #elif defined(__aarch64__)
 #define cpu_have_named_feature(f)	true
 #endif
