@@ -229,7 +229,8 @@ static void test_bytewise(const struct kchacha_impl *impl)
  * logs the case that failed, one for each of its failure branches; with
  * no memory, -ENOMEM.  The log goes to stderr: caught here in a file.
  * @how: a kchacha_break, or -1 for kchacha_selftest(), -2 for
- * kchacha_rng_selftest() of @impl itself.
+ * kchacha_rng_selftest() of @impl itself, -3 - i for a copy wrong in the
+ * self-test's known-answer vector i only.
  */
 static int selftest_logged(const struct kchacha_impl *impl, int how,
 			   char *log, size_t size)
@@ -242,7 +243,9 @@ static int selftest_logged(const struct kchacha_impl *impl, int how,
 	saved = dup(2);
 	if (f)
 		dup2(fileno(f), 2);
-	if (how == -2)
+	if (how <= -3)
+		err = kchacha_selftest_broken_vector(impl, -3 - how);
+	else if (how == -2)
 		err = kchacha_rng_selftest(impl);
 	else if (how == -1)
 		err = kchacha_selftest(impl);
@@ -273,12 +276,57 @@ static void rng_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 		dst[100] ^= 1;
 }
 
+/*
+ * The self-test's known-answer vectors, in its order: each must fail alone
+ * on a copy wrong in that vector only, and be named (a vector skipped,
+ * merged or misnamed fails here).
+ */
+static const char *const selftest_vectors[] = {
+	"RFC 8439 2.3.2",
+	"RFC 8439 2.4.2",
+	"RFC 8439 A.1 #1 (A.2 #1)",
+	"RFC 8439 A.1 #2",
+	"RFC 8439 A.1 #3",
+	"RFC 8439 A.1 #4",
+	"RFC 8439 A.1 #5",
+	"RFC 8439 A.2 #2",
+	"RFC 8439 A.2 #3",
+	"XChaCha20 draft-03 A.3.2",
+	"XChaCha12 #1",
+	"XChaCha12 #3",
+};
+
+#define SELFTEST_VECTORS (sizeof(selftest_vectors) / sizeof(selftest_vectors[0]))
+
 static void test_selftest_fails(const struct kchacha_impl *impl)
 {
 	unsigned int max = 2 * impl->batch * 64 + 1;
 	struct kchacha_impl copy = *impl;
-	char log[512], want[5][96];
+	char log[512], want[KCHACHA_BREAK_KINDS][96];
+	bool vec_ok = true;
 	int err;
+
+	for (unsigned int i = 0; i <= SELFTEST_VECTORS; i++) {
+		err = selftest_logged(impl, -3 - (int)i, log, sizeof(log));
+		if (i == SELFTEST_VECTORS) {
+			/* and no vector more than these */
+			if (err != -ERANGE)
+				printf("%s: a known-answer vector past the %zu expected\n",
+				       impl->name, SELFTEST_VECTORS);
+			vec_ok &= err == -ERANGE;
+			break;
+		}
+		snprintf(want[0], 96, "kchacha: %s: self-test failed: %s\n",
+			 impl->name, selftest_vectors[i]);
+		if (err != -EINVAL || strcmp(log, want[0])) {
+			printf("%s: a copy wrong in %s only: self-test returned %d, logged '%s'\n",
+			       impl->name, selftest_vectors[i], err, log);
+			vec_ok = false;
+		}
+	}
+	check(vec_ok, impl->name,
+	      "a copy wrong in one known-answer vector only fails the self-test, which names it",
+	      SELFTEST_VECTORS);
 
 	snprintf(want[KCHACHA_BREAK_VECTOR], 96,
 		 "kchacha: %s: self-test failed: RFC 8439 2.4.2\n", impl->name);
@@ -293,6 +341,14 @@ static void test_selftest_fails(const struct kchacha_impl *impl)
 		 impl->name);
 	snprintf(want[KCHACHA_BREAK_HCHACHA], 96,
 		 "kchacha: %s: self-test failed: HChaCha20 draft-03 2.2.1\n",
+		 impl->name);
+	/* the first length of the sweep above 128 with a partial block */
+	snprintf(want[KCHACHA_BREAK_PARTIAL], 96,
+		 "kchacha: %s: self-test failed: 20 rounds, length 129 differs from generic\n",
+		 impl->name);
+	/* the sweep's counter starts 2 blocks short of 2^32: the 3rd wraps */
+	snprintf(want[KCHACHA_BREAK_WRAP], 96,
+		 "kchacha: %s: self-test failed: 20 rounds, length 129 differs from generic\n",
 		 impl->name);
 	for (int how = 0; how < KCHACHA_BREAK_KINDS; how++) {
 		err = selftest_logged(impl, how, log, sizeof(log));
