@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,156 @@ static void test_vs_core(const struct kchacha_impl *impl)
 	      len);
 }
 
+/*
+ * ABI hygiene of the .S entries: len and nrounds are 32-bit arguments, and
+ * the x86-64 and AAPCS64 ABIs leave the upper halves of their registers
+ * undefined (a caller built by another compiler, or a kCFI or tracing
+ * thunk, may leave anything there).  So every entry of a SIMD
+ * implementation, its xor and its HChaCha, is called through a prototype
+ * with 64-bit arguments that sets those halves to junk, and must give
+ * what the C core gives; an entry that uses len or nrounds as a 64-bit
+ * register without zero-extending it reads or writes past the buffers,
+ * takes the wrong path, or loops.  On 32-bit ARM the registers have no
+ * upper half: there nrounds, passed on the stack, is called with junk in
+ * the stack words around it (abi_call_arm below).
+ */
+#if defined(__x86_64__) || defined(__aarch64__)
+typedef void (*abi_xor64_fn)(const u32 *state, u8 *dst, const u8 *src,
+			     u64 len, u64 nrounds);
+typedef void (*abi_hchacha64_fn)(const u32 *state, u32 *out, u64 nrounds);
+
+static void abi_xor(kchacha_xor_fn xor, const u32 *state, u8 *dst,
+		    const u8 *src, unsigned int len, int nrounds, u32 junk)
+{
+	((abi_xor64_fn)(void *)xor)(state, dst, src, (u64)junk << 32 | len,
+				    (u64)junk << 32 | (u32)nrounds);
+}
+
+static void abi_hchacha(kchacha_hchacha_fn hchacha, const u32 *state,
+			u32 *out, int nrounds, u32 junk)
+{
+	((abi_hchacha64_fn)(void *)hchacha)(state, out,
+					    (u64)junk << 32 | (u32)nrounds);
+}
+#elif defined(__arm__)
+/*
+ * abi_call_arm(fn, a0, a1, a2, a3, a4): fn(a0, a1, a2, a3, a4) with a4,
+ * the one argument on the stack, between junk words (0x5a5a5a5a) on
+ * either side of its slot; ARM code, called from ARM or Thumb-2 code
+ * alike.
+ */
+void abi_call_arm(void *fn, uintptr_t a0, uintptr_t a1, uintptr_t a2,
+		  uintptr_t a3, uintptr_t a4);
+__asm__(".text\n"
+	".syntax unified\n"
+	".arm\n"
+	".balign 4\n"
+	".globl abi_call_arm\n"
+	".type abi_call_arm, %function\n"
+	"abi_call_arm:\n"
+	"	push	{r4, r5, r6, lr}\n"
+	"	mov	ip, r0\n"
+	"	mov	r0, r1\n"
+	"	mov	r1, r2\n"
+	"	mov	r2, r3\n"
+	"	ldr	r3, [sp, #16]\n"
+	"	ldr	r4, [sp, #20]\n"
+	"	ldr	r5, =0x5a5a5a5a\n"
+	"	sub	sp, sp, #24\n"
+	"	str	r5, [sp, #0]\n"
+	"	str	r5, [sp, #4]\n"
+	"	str	r4, [sp, #8]\n"
+	"	str	r5, [sp, #12]\n"
+	"	str	r5, [sp, #16]\n"
+	"	str	r5, [sp, #20]\n"
+	"	add	sp, sp, #8\n"
+	"	blx	ip\n"
+	"	add	sp, sp, #16\n"
+	"	pop	{r4, r5, r6, pc}\n"
+	"	.ltorg\n"
+	".size abi_call_arm, . - abi_call_arm\n");
+
+static void abi_xor(kchacha_xor_fn xor, const u32 *state, u8 *dst,
+		    const u8 *src, unsigned int len, int nrounds, u32 junk)
+{
+	(void)junk;
+	abi_call_arm((void *)xor, (uintptr_t)state, (uintptr_t)dst,
+		     (uintptr_t)src, len, (u32)nrounds);
+}
+
+static void abi_hchacha(kchacha_hchacha_fn hchacha, const u32 *state,
+			u32 *out, int nrounds, u32 junk)
+{
+	abi_call_arm((void *)hchacha, (uintptr_t)state, (uintptr_t)out,
+		     (u32)nrounds, junk, junk);
+}
+#endif
+
+/* static, so that it keeps its value across the siglongjmp() */
+static size_t abi_len;
+
+static void test_abi(const struct kchacha_impl *impl)
+{
+	static const u32 junks[] = { 0xffffffff, 0xdeadbeef, 0x00000001,
+				     0x80000000 };
+	static const int rounds[] = { 20, 12, 8 };
+	struct sigaction sa = { .sa_handler = guard_fault }, old_segv, old_bus;
+	u32 w[8], state[16], st[16], out[8], want[8];
+	u8 key[32], iv[16];
+	bool ok = true, hok = true;
+	size_t len;
+	int j, r;
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_init_state(state, w, iv);
+	state[12] = 0xfffffff0;
+	/* an entry that takes junk for a length runs off the buffers */
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	abi_len = 0;
+	if (sigsetjmp(guard_jmp, 1)) {
+		sigaction(SIGSEGV, &old_segv, NULL);
+		sigaction(SIGBUS, &old_bus, NULL);
+		check(false, impl->name,
+		      "xor with junk in the upper halves of len and nrounds: a fault",
+		      abi_len);
+		return;
+	}
+	for (len = 0; len <= 4 * 64 * impl->batch + 65; len = ++abi_len) {
+		j = len % 4;
+		r = len % 3;
+		fill(src_buf, len);
+		kchacha_generic_xor(state, ref_buf, src_buf, len, rounds[r]);
+		memset(dst_buf, 0x5a, len + 64);
+		memcpy(st, state, sizeof(st));
+		abi_xor(impl->xor, st, dst_buf, src_buf, len, rounds[r],
+			junks[j]);
+		ok &= !memcmp(dst_buf, ref_buf, len) &&
+		      dst_buf[len] == 0x5a && dst_buf[len + 63] == 0x5a &&
+		      !memcmp(st, state, sizeof(st));
+	}
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	check(ok, impl->name,
+	      "xor with junk in the upper halves of len and nrounds (32-bit ARM: around nrounds)",
+	      len);
+	if (!impl->hchacha)
+		return;
+	for (j = 0; j < 4; j++) {
+		for (r = 0; r < 2; r++) {
+			kchacha_generic_hchacha(state, want, rounds[r]);
+			memset(out, 0, sizeof(out));
+			abi_hchacha(impl->hchacha, state, out, rounds[r],
+				    junks[j]);
+			hok &= !memcmp(out, want, sizeof(out));
+		}
+	}
+	check(hok, impl->name,
+	      "HChaCha with junk in the upper half of nrounds", 32);
+}
+
 /* The reference itself against RFC 8439 2.4.2, so it cannot drift. */
 static void test_reference(void)
 {
@@ -689,8 +840,10 @@ int main(void)
 			continue;
 		}
 		test_impl(impl);
-		if (impl->simd)
+		if (impl->simd) {
 			test_vs_core(impl);
+			test_abi(impl);
+		}
 #ifdef __aarch64__
 		if (impl->simd)
 			test_neon_wipe(impl);
