@@ -117,6 +117,7 @@ enum kchacha_break {
 	KCHACHA_BREAK_HCHACHA,	/* HChaCha wrong for the draft's input */
 	KCHACHA_BREAK_PARTIAL,	/* the sweep's partial blocks above 128 */
 	KCHACHA_BREAK_WRAP,	/* a counter that carries into word 13 */
+	KCHACHA_BREAK_LATER,	/* a short call at a later block, wrong */
 	KCHACHA_BREAK_KINDS
 };
 

@@ -661,12 +661,18 @@ static unsigned int kchacha_broken_max(void)
 	return 2 * kchacha_broken_base->batch * KCHACHA_BLOCK_SIZE + 1;
 }
 
-/* Is this a call of the length sweep's stream (kchacha_test_lengths())? */
-static bool kchacha_broken_sweep(const u32 *state, int nrounds)
+/*
+ * Is this a call of the sweep's stream (kchacha_test_lengths()) from its
+ * start, or with @later, from a later block?
+ */
+static bool kchacha_broken_sweep(const u32 *state, int nrounds, bool later)
 {
 	u32 st[16];
 
 	kchacha_test_state(st, nrounds);
+	if (later == (state[12] == st[12]))
+		return false;
+	st[12] = state[12];
 	return !memcmp(state, st, sizeof(st));
 }
 
@@ -715,8 +721,14 @@ static void kchacha_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 	case KCHACHA_BREAK_PARTIAL:
 		/* the partial last block of the sweep's lengths above 128 */
 		if (len > 2 * KCHACHA_BLOCK_SIZE && len % KCHACHA_BLOCK_SIZE &&
-		    kchacha_broken_sweep(state, nrounds))
+		    kchacha_broken_sweep(state, nrounds, false))
 			dst[len - 1] ^= 0x04;
+		break;
+	case KCHACHA_BREAK_LATER:
+		/* a call of a block or less at a later block of the stream */
+		if (len <= KCHACHA_BLOCK_SIZE &&
+		    kchacha_broken_sweep(state, nrounds, true))
+			dst[len - 1] ^= 0x08;
 		break;
 	default:
 		break;
@@ -774,8 +786,8 @@ int kchacha_selftest_broken_vector(const struct kchacha_impl *impl,
  *	keystream byte at the longest length the self-test tries, a byte
  *	written past the end, a byte wrong in place, the partial last block
  *	of the length sweep above 128 bytes, a counter that carries into the
- *	nonce, or its HChaCha (an implementation with an HChaCha of its own
- *	only)
+ *	nonce, a call of a block or less that starts at a later block, or
+ *	its HChaCha (an implementation with an HChaCha of its own only)
  *
  * For tests of the self-test (test builds and user space only): the
  * result is that of kchacha_selftest() on the copy, which must fail.
