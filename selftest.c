@@ -668,9 +668,11 @@ static unsigned int kchacha_broken_max(void)
 static bool kchacha_broken_sweep(const u32 *state, int nrounds, bool later)
 {
 	u32 st[16];
+	bool at_start;
 
 	kchacha_test_state(st, nrounds);
-	if (later == (state[12] == st[12]))
+	at_start = state[12] == st[12];
+	if (later == at_start)
 		return false;
 	st[12] = state[12];
 	return !memcmp(state, st, sizeof(st));

@@ -179,28 +179,37 @@ static int wipe_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-unsigned int wipe_find(const struct wipe_secret *s, const char *what)
+unsigned int wipe_find_mem(const void *p, size_t len,
+			   const struct wipe_secret *s, const char *what)
 {
 	static uint32_t sorted[WIPE_MAX_WORDS];
-	unsigned int i, found = 0;
+	const uint8_t *b = p;
+	unsigned int found = 0;
+	size_t i;
 
+	memcpy(sorted, s->w, s->n * sizeof(sorted[0]));
+	qsort(sorted, s->n, sizeof(sorted[0]), wipe_cmp);
+	for (i = (4 - (uintptr_t)b % 4) % 4; i + 4 <= len; i += 4) {
+		uint32_t v;
+
+		memcpy(&v, b + i, 4);
+		if (!v || v == WIPE_PAINT ||
+		    !bsearch(&v, sorted, s->n, sizeof(v), wipe_cmp))
+			continue;
+		if (what && found < 3)
+			printf("wipe: %s: secret word %08x left at byte %zu of %zu\n",
+			       what, v, i, len);
+		found++;
+	}
+	return found;
+}
+
+unsigned int wipe_find(const struct wipe_secret *s, const char *what)
+{
 	if (wipe_moved) {
 		printf("wipe: %s: the stack pointer moved between wipe_paint() and wipe_snapshot()\n",
 		       what ? what : "?");
 		abort();
 	}
-	memcpy(sorted, s->w, s->n * sizeof(sorted[0]));
-	qsort(sorted, s->n, sizeof(sorted[0]), wipe_cmp);
-	for (i = 0; i < WIPE_SPAN / 4; i++) {
-		uint32_t v = wipe_stack[i];
-
-		if (!v || v == WIPE_PAINT ||
-		    !bsearch(&v, sorted, s->n, sizeof(v), wipe_cmp))
-			continue;
-		if (what && found < 3)
-			printf("wipe: %s: secret word %08x left %u bytes below the caller's stack pointer\n",
-			       what, v, WIPE_SPAN - 4 * i);
-		found++;
-	}
-	return found;
+	return wipe_find_mem(wipe_stack, sizeof(wipe_stack), s, what);
 }

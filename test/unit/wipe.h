@@ -72,4 +72,10 @@ void wipe_secret_chacha(struct wipe_secret *s, const uint32_t *state,
 
 /* words of wipe_stack[] equal to a word of @s; the first few printed */
 unsigned int wipe_find(const struct wipe_secret *s, const char *what);
+/*
+ * The same for a buffer, e.g. one being freed (a shim's kfree() or a
+ * tfm's free): 4-byte aligned words of @p..@p + @len equal to a word of @s.
+ */
+unsigned int wipe_find_mem(const void *p, size_t len,
+			   const struct wipe_secret *s, const char *what);
 #endif
