@@ -125,16 +125,21 @@ int kchacha_selftest(const struct kchacha_impl *impl);
 #if defined(KCHACHA_TEST) || defined(KCHACHA_USERSPACE)
 /* What is wrong with a copy of kchacha_selftest_broken() (tests only) */
 enum kchacha_break {
-	KCHACHA_BREAK_VECTOR,	/* a keystream byte at a vector's length */
+	KCHACHA_BREAK_VECTOR,	/* the last byte of RFC 8439 2.4.2 */
 	KCHACHA_BREAK_LENGTH,	/* one at the longest length tested */
 	KCHACHA_BREAK_OVERRUN,	/* a byte written past the end */
 	KCHACHA_BREAK_INPLACE,	/* a byte wrong in place, under a block */
 	KCHACHA_BREAK_HCHACHA,	/* HChaCha wrong for the draft's input */
+	KCHACHA_BREAK_PARTIAL,	/* the sweep's partial blocks above 128 */
+	KCHACHA_BREAK_WRAP,	/* a counter that carries into word 13 */
+	KCHACHA_BREAK_LATER,	/* a short call at a later block, wrong */
 	KCHACHA_BREAK_KINDS
 };
 
 int kchacha_selftest_broken(const struct kchacha_impl *impl,
 			    enum kchacha_break how);
+int kchacha_selftest_broken_vector(const struct kchacha_impl *impl,
+				   unsigned int i);
 #endif
 
 /* rng.c: the ChaCha20 fast-key-erasure stdrng of each implementation */

@@ -24,6 +24,11 @@ struct kchacha_vec {
 	bool xchacha;
 };
 
+/*
+ * RFC 8439's A.2 #1 is A.1 #1 again (the keystream XORed into zeroes): it
+ * is tested once, under both names, so that every case here can fail
+ * alone (kchacha_selftest_broken_vector()).
+ */
 static const struct kchacha_vec kchacha_vecs[] = {
 	{
 		.name	= "RFC 8439 2.3.2",
@@ -89,7 +94,7 @@ static const struct kchacha_vec kchacha_vecs[] = {
 		.xchacha = false,
 	},
 	{
-		.name	= "RFC 8439 A.1 #1",
+		.name	= "RFC 8439 A.1 #1 (A.2 #1)",
 		.key	= "\x00\x00\x00\x00\x00\x00\x00\x00"
 			  "\x00\x00\x00\x00\x00\x00\x00\x00"
 			  "\x00\x00\x00\x00\x00\x00\x00\x00"
@@ -189,27 +194,6 @@ static const struct kchacha_vec kchacha_vecs[] = {
 			  "\xa8\x8e\x74\x1b\x97\xc2\x86\xf7"
 			  "\x5f\x8f\xc2\x99\xe8\x14\x83\x62"
 			  "\xfa\x19\x8a\x39\x53\x1b\xed\x6d",
-		.len	= 64,
-		.nrounds = 20,
-		.xchacha = false,
-	},
-	{
-		.name	= "RFC 8439 A.2 #1",
-		.key	= "\x00\x00\x00\x00\x00\x00\x00\x00"
-			  "\x00\x00\x00\x00\x00\x00\x00\x00"
-			  "\x00\x00\x00\x00\x00\x00\x00\x00"
-			  "\x00\x00\x00\x00\x00\x00\x00\x00",
-		.iv	= "\x00\x00\x00\x00\x00\x00\x00\x00"
-			  "\x00\x00\x00\x00\x00\x00\x00\x00",
-		.ptext	= NULL,
-		.ctext	= "\x76\xb8\xe0\xad\xa0\xf1\x3d\x90"
-			  "\x40\x5d\x6a\xe5\x53\x86\xbd\x28"
-			  "\xbd\xd2\x19\xb8\xa0\x8d\xed\x1a"
-			  "\xa8\x36\xef\xcc\x8b\x77\x0d\xc7"
-			  "\xda\x41\x59\x7c\x51\x57\x48\x8d"
-			  "\x77\x24\xe0\x3f\xb8\xd8\x4a\x37"
-			  "\x6a\x43\xb8\xf4\x15\x18\xa1\x1c"
-			  "\xc3\x87\xb6\x69\xb2\xee\x65\x86",
 		.len	= 64,
 		.nrounds = 20,
 		.xchacha = false,
@@ -567,8 +551,10 @@ static int kchacha_test_vectors(const struct kchacha_impl *impl, u8 *buf,
 }
 
 /*
- * A key, nonce and counter from a simple generator; the counter starts a
- * few blocks short of 2^32 so that longer lengths wrap it.
+ * A key, nonce and counter from a simple generator; the counter starts two
+ * blocks short of 2^32, so that every length above two blocks wraps it:
+ * the C core's longest (129) too, and each batch's passes at different
+ * lanes.
  */
 static void kchacha_test_state(u32 *state, u32 seed)
 {
@@ -578,7 +564,7 @@ static void kchacha_test_state(u32 *state, u32 seed)
 		seed = seed * 1664525 + 1013904223;
 		state[i] = seed;
 	}
-	state[12] = 0xfffffffd;
+	state[12] = 0xfffffffe;
 }
 
 static int kchacha_test_lengths(const struct kchacha_impl *impl, u8 *buf,
@@ -665,6 +651,9 @@ int kchacha_selftest(const struct kchacha_impl *impl)
  */
 static const struct kchacha_impl *kchacha_broken_base;
 static enum kchacha_break kchacha_broken_how;
+/* KCHACHA_BREAK_VECTOR: the vector, and the state its one call starts at */
+static const struct kchacha_vec *kchacha_broken_vec;
+static u32 kchacha_broken_state[16];
 
 /* The self-test's longest length for the wrapped implementation. */
 static unsigned int kchacha_broken_max(void)
@@ -672,14 +661,50 @@ static unsigned int kchacha_broken_max(void)
 	return 2 * kchacha_broken_base->batch * KCHACHA_BLOCK_SIZE + 1;
 }
 
+/*
+ * Is this a call of the sweep's stream (kchacha_test_lengths()) from its
+ * start, or with @later, from a later block?
+ */
+static bool kchacha_broken_sweep(const u32 *state, int nrounds, bool later)
+{
+	u32 st[16];
+	bool at_start;
+
+	kchacha_test_state(st, nrounds);
+	at_start = state[12] == st[12];
+	if (later == at_start)
+		return false;
+	st[12] = state[12];
+	return !memcmp(state, st, sizeof(st));
+}
+
 static void kchacha_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 			       unsigned int len, int nrounds)
 {
+	const struct kchacha_vec *v = kchacha_broken_vec;
+	u64 blocks = DIV_ROUND_UP(len, KCHACHA_BLOCK_SIZE);
+
+	if (kchacha_broken_how == KCHACHA_BREAK_WRAP &&
+	    state[12] + blocks > 1ULL << 32) {
+		/* the counter carries into word 13 where it wraps */
+		unsigned int n = (u32)-state[12] * KCHACHA_BLOCK_SIZE;
+		u32 st[16];
+
+		kchacha_broken_base->xor(state, dst, src, n, nrounds);
+		memcpy(st, state, sizeof(st));
+		st[12] = 0;
+		st[13]++;
+		kchacha_broken_base->xor(st, dst + n, src + n, len - n,
+					 nrounds);
+		return;
+	}
 	kchacha_broken_base->xor(state, dst, src, len, nrounds);
 	switch (kchacha_broken_how) {
 	case KCHACHA_BREAK_VECTOR:
-		/* RFC 8439 2.4.2 is the one vector of 114 bytes */
-		if (len == 114)
+		/* the last byte of that vector's call, of no other */
+		if (len == v->len && nrounds == v->nrounds &&
+		    !memcmp(state, kchacha_broken_state,
+			    sizeof(kchacha_broken_state)))
 			dst[len - 1] ^= 0x01;
 		break;
 	case KCHACHA_BREAK_LENGTH:
@@ -695,6 +720,18 @@ static void kchacha_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 		if (dst == src && len == 37)
 			dst[len - 1] ^= 0x10;
 		break;
+	case KCHACHA_BREAK_PARTIAL:
+		/* the partial last block of the sweep's lengths above 128 */
+		if (len > 2 * KCHACHA_BLOCK_SIZE && len % KCHACHA_BLOCK_SIZE &&
+		    kchacha_broken_sweep(state, nrounds, false))
+			dst[len - 1] ^= 0x04;
+		break;
+	case KCHACHA_BREAK_LATER:
+		/* a call of a block or less at a later block of the stream */
+		if (len <= KCHACHA_BLOCK_SIZE &&
+		    kchacha_broken_sweep(state, nrounds, true))
+			dst[len - 1] ^= 0x08;
+		break;
 	default:
 		break;
 	}
@@ -709,12 +746,50 @@ static void kchacha_broken_hchacha(const u32 *state, u32 *out, int nrounds)
 }
 
 /**
+ * kchacha_selftest_broken_vector() - the self-test of a copy of @impl that
+ *	is wrong in one known-answer vector only
+ * @impl: the implementation to copy
+ * @i: the vector, in the self-test's order
+ *
+ * The copy's output differs in the last byte of the call that starts at
+ * that vector's state with its length and rounds, and in no other.  For
+ * tests of the self-test (test builds and user space only).
+ *
+ * Return: what kchacha_selftest() returns for the copy; -ERANGE past the
+ * last vector.
+ */
+int kchacha_selftest_broken_vector(const struct kchacha_impl *impl,
+				   unsigned int i)
+{
+	struct kchacha_impl broken = *impl;
+	const struct kchacha_vec *v;
+	u32 key[8];
+
+	if (i >= ARRAY_SIZE(kchacha_vecs))
+		return -ERANGE;
+	v = &kchacha_vecs[i];
+	kchacha_load_key(key, v->key);
+	if (v->xchacha)
+		kchacha_xchacha_init(impl, kchacha_broken_state, key, v->iv,
+				     v->nrounds);
+	else
+		kchacha_init_state(kchacha_broken_state, key, v->iv);
+	broken.xor = kchacha_broken_xor;
+	kchacha_broken_base = impl;
+	kchacha_broken_how = KCHACHA_BREAK_VECTOR;
+	kchacha_broken_vec = v;
+	return kchacha_selftest(&broken);
+}
+
+/**
  * kchacha_selftest_broken() - the self-test of a broken copy of @impl
  * @impl: the implementation to copy
- * @how: what is wrong with the copy: one keystream byte at the length of
- *	a known-answer vector, at the longest length the self-test tries, a
- *	byte written past the end, a byte wrong in place, or its HChaCha
- *	(an implementation with an HChaCha of its own only)
+ * @how: what is wrong with the copy: the last byte of RFC 8439 2.4.2, one
+ *	keystream byte at the longest length the self-test tries, a byte
+ *	written past the end, a byte wrong in place, the partial last block
+ *	of the length sweep above 128 bytes, a counter that carries into the
+ *	nonce, a call of a block or less that starts at a later block, or
+ *	its HChaCha (an implementation with an HChaCha of its own only)
  *
  * For tests of the self-test (test builds and user space only): the
  * result is that of kchacha_selftest() on the copy, which must fail.
@@ -726,7 +801,14 @@ int kchacha_selftest_broken(const struct kchacha_impl *impl,
 			    enum kchacha_break how)
 {
 	struct kchacha_impl broken = *impl;
+	unsigned int i;
 
+	if (how == KCHACHA_BREAK_VECTOR) {
+		for (i = 0; i < ARRAY_SIZE(kchacha_vecs); i++)
+			if (!strcmp(kchacha_vecs[i].name, "RFC 8439 2.4.2"))
+				break;
+		return kchacha_selftest_broken_vector(impl, i);
+	}
 	if (how == KCHACHA_BREAK_HCHACHA) {
 		if (!impl->simd || !impl->hchacha)
 			return -EOPNOTSUPP;

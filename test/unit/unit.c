@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #endif
 #include "kchacha.h"
 #include "test/unit/ref.h"
+#include "test/unit/entries.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -238,7 +240,8 @@ static void test_bytewise(const struct kchacha_impl *impl)
  * logs the case that failed, one for each of its failure branches; with
  * no memory, -ENOMEM.  The log goes to stderr: caught here in a file.
  * @how: a kchacha_break, or -1 for kchacha_selftest(), -2 for
- * kchacha_rng_selftest() of @impl itself.
+ * kchacha_rng_selftest() of @impl itself, -3 - i for a copy wrong in the
+ * self-test's known-answer vector i only.
  */
 static int selftest_logged(const struct kchacha_impl *impl, int how,
 			   char *log, size_t size)
@@ -251,7 +254,9 @@ static int selftest_logged(const struct kchacha_impl *impl, int how,
 	saved = dup(2);
 	if (f)
 		dup2(fileno(f), 2);
-	if (how == -2)
+	if (how <= -3)
+		err = kchacha_selftest_broken_vector(impl, -3 - how);
+	else if (how == -2)
 		err = kchacha_rng_selftest(impl);
 	else if (how == -1)
 		err = kchacha_selftest(impl);
@@ -282,12 +287,57 @@ static void rng_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 		dst[100] ^= 1;
 }
 
+/*
+ * The self-test's known-answer vectors, in its order: each must fail alone
+ * on a copy wrong in that vector only, and be named (a vector skipped,
+ * merged or misnamed fails here).
+ */
+static const char *const selftest_vectors[] = {
+	"RFC 8439 2.3.2",
+	"RFC 8439 2.4.2",
+	"RFC 8439 A.1 #1 (A.2 #1)",
+	"RFC 8439 A.1 #2",
+	"RFC 8439 A.1 #3",
+	"RFC 8439 A.1 #4",
+	"RFC 8439 A.1 #5",
+	"RFC 8439 A.2 #2",
+	"RFC 8439 A.2 #3",
+	"XChaCha20 draft-03 A.3.2",
+	"XChaCha12 #1",
+	"XChaCha12 #3",
+};
+
+#define SELFTEST_VECTORS (sizeof(selftest_vectors) / sizeof(selftest_vectors[0]))
+
 static void test_selftest_fails(const struct kchacha_impl *impl)
 {
 	unsigned int max = 2 * impl->batch * 64 + 1;
 	struct kchacha_impl copy = *impl;
-	char log[512], want[5][96];
+	char log[512], want[KCHACHA_BREAK_KINDS][96];
+	bool vec_ok = true;
 	int err;
+
+	for (unsigned int i = 0; i <= SELFTEST_VECTORS; i++) {
+		err = selftest_logged(impl, -3 - (int)i, log, sizeof(log));
+		if (i == SELFTEST_VECTORS) {
+			/* and no vector more than these */
+			if (err != -ERANGE)
+				printf("%s: a known-answer vector past the %zu expected\n",
+				       impl->name, SELFTEST_VECTORS);
+			vec_ok &= err == -ERANGE;
+			break;
+		}
+		snprintf(want[0], 96, "kchacha: %s: self-test failed: %s\n",
+			 impl->name, selftest_vectors[i]);
+		if (err != -EINVAL || strcmp(log, want[0])) {
+			printf("%s: a copy wrong in %s only: self-test returned %d, logged '%s'\n",
+			       impl->name, selftest_vectors[i], err, log);
+			vec_ok = false;
+		}
+	}
+	check(vec_ok, impl->name,
+	      "a copy wrong in one known-answer vector only fails the self-test, which names it",
+	      SELFTEST_VECTORS);
 
 	snprintf(want[KCHACHA_BREAK_VECTOR], 96,
 		 "kchacha: %s: self-test failed: RFC 8439 2.4.2\n", impl->name);
@@ -302,6 +352,18 @@ static void test_selftest_fails(const struct kchacha_impl *impl)
 		 impl->name);
 	snprintf(want[KCHACHA_BREAK_HCHACHA], 96,
 		 "kchacha: %s: self-test failed: HChaCha20 draft-03 2.2.1\n",
+		 impl->name);
+	/* the first length of the sweep above 128 with a partial block */
+	snprintf(want[KCHACHA_BREAK_PARTIAL], 96,
+		 "kchacha: %s: self-test failed: 20 rounds, length 129 differs from generic\n",
+		 impl->name);
+	/* the sweep's counter starts 2 blocks short of 2^32: the 3rd wraps */
+	snprintf(want[KCHACHA_BREAK_WRAP], 96,
+		 "kchacha: %s: self-test failed: 20 rounds, length 129 differs from generic\n",
+		 impl->name);
+	/* the byte-by-byte check's first call past the first block */
+	snprintf(want[KCHACHA_BREAK_LATER], 96,
+		 "kchacha: %s: self-test failed: 20 rounds, byte-by-byte at 64\n",
 		 impl->name);
 	for (int how = 0; how < KCHACHA_BREAK_KINDS; how++) {
 		err = selftest_logged(impl, how, log, sizeof(log));
@@ -618,6 +680,190 @@ static void test_vs_core(const struct kchacha_impl *impl)
 	      len);
 }
 
+/*
+ * ABI hygiene of the .S entries: len and nrounds are 32-bit arguments, and
+ * the x86-64 and AAPCS64 ABIs leave the upper halves of their registers
+ * undefined (a caller built by another compiler, or a kCFI or tracing
+ * thunk, may leave anything there).  So every entry of a SIMD
+ * implementation, its xor and its HChaCha, is called through a prototype
+ * with 64-bit arguments that sets those halves to junk, and must give
+ * what the C core gives; an entry that uses len or nrounds as a 64-bit
+ * register without zero-extending it reads or writes past the buffers,
+ * takes the wrong path, or loops.  On 32-bit ARM the registers have no
+ * upper half: there nrounds, passed on the stack, is called with junk in
+ * the stack words around it (abi_call_arm below).
+ */
+#if defined(__x86_64__) || defined(__aarch64__)
+typedef void (*abi_xor64_fn)(const u32 *state, u8 *dst, const u8 *src,
+			     u64 len, u64 nrounds);
+typedef void (*abi_hchacha64_fn)(const u32 *state, u32 *out, u64 nrounds);
+
+/* the entry itself (test/unit/entries.h): no C wrapper zero-extends */
+static void abi_xor(kchacha_xor_fn xor, const u32 *state, u8 *dst,
+		    const u8 *src, unsigned int len, int nrounds, u32 junk)
+{
+	((abi_xor64_fn)unit_real_entry(xor))(state, dst, src,
+					     (u64)junk << 32 | len,
+					     (u64)junk << 32 | (u32)nrounds);
+}
+
+static void abi_hchacha(kchacha_hchacha_fn hchacha, const u32 *state,
+			u32 *out, int nrounds, u32 junk)
+{
+	((abi_hchacha64_fn)unit_real_entry(hchacha))(state, out,
+						     (u64)junk << 32 |
+						     (u32)nrounds);
+}
+#elif defined(__arm__)
+/*
+ * abi_call_arm(fn, a0, a1, a2, a3, a4): fn(a0, a1, a2, a3, a4) with a4,
+ * the one argument on the stack, between junk words (0x5a5a5a5a) on
+ * either side of its slot; ARM code, called from ARM or Thumb-2 code
+ * alike.
+ */
+void abi_call_arm(void *fn, uintptr_t a0, uintptr_t a1, uintptr_t a2,
+		  uintptr_t a3, uintptr_t a4);
+__asm__(".text\n"
+	".syntax unified\n"
+	".arm\n"
+	".balign 4\n"
+	".globl abi_call_arm\n"
+	".type abi_call_arm, %function\n"
+	"abi_call_arm:\n"
+	"	push	{r4, r5, r6, lr}\n"
+	"	mov	ip, r0\n"
+	"	mov	r0, r1\n"
+	"	mov	r1, r2\n"
+	"	mov	r2, r3\n"
+	"	ldr	r3, [sp, #16]\n"
+	"	ldr	r4, [sp, #20]\n"
+	"	ldr	r5, =0x5a5a5a5a\n"
+	"	sub	sp, sp, #24\n"
+	"	str	r5, [sp, #0]\n"
+	"	str	r5, [sp, #4]\n"
+	"	str	r4, [sp, #8]\n"
+	"	str	r5, [sp, #12]\n"
+	"	str	r5, [sp, #16]\n"
+	"	str	r5, [sp, #20]\n"
+	"	add	sp, sp, #8\n"
+	"	blx	ip\n"
+	"	add	sp, sp, #16\n"
+	"	pop	{r4, r5, r6, pc}\n"
+	"	.ltorg\n"
+	".size abi_call_arm, . - abi_call_arm\n");
+
+static void abi_xor(kchacha_xor_fn xor, const u32 *state, u8 *dst,
+		    const u8 *src, unsigned int len, int nrounds, u32 junk)
+{
+	(void)junk;
+	abi_call_arm((void *)unit_real_entry(xor), (uintptr_t)state,
+		     (uintptr_t)dst, (uintptr_t)src, len, (u32)nrounds);
+}
+
+static void abi_hchacha(kchacha_hchacha_fn hchacha, const u32 *state,
+			u32 *out, int nrounds, u32 junk)
+{
+	abi_call_arm((void *)unit_real_entry(hchacha), (uintptr_t)state,
+		     (uintptr_t)out, (u32)nrounds, junk, junk);
+}
+#endif
+
+/* static, so that they keep their values across the siglongjmp() */
+static size_t abi_len;
+static bool abi_hchacha_ok;
+/* seconds for all the calls of one entry (qemu-user included) */
+#define ABI_TIMEOUT	30
+
+static void test_abi(const struct kchacha_impl *impl)
+{
+	static const u32 junks[] = { 0xffffffff, 0xdeadbeef, 0x00000001,
+				     0x80000000 };
+	static const int rounds[] = { 20, 12, 8 };
+	struct sigaction sa = { .sa_handler = guard_fault };
+	struct sigaction old_segv, old_bus, old_alrm;
+	size_t page = sysconf(_SC_PAGESIZE), max = 4 * 64 * impl->batch + 65;
+	size_t size = (max + page) & ~(page - 1);
+	u32 w[8], state[16], st[16], out[8], want[8];
+	u8 key[32], iv[16];
+	bool ok = true;
+	size_t len;
+	int j, r;
+
+	/* static, so that they keep their values across the siglongjmp() */
+	static u8 *s, *d;
+
+	s = guard_area(size, page);
+	d = guard_area(size, page);
+	if (!s || !d) {
+		check(false, impl->name, "ABI: guard pages: mmap", 0);
+		return;
+	}
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_init_state(state, w, iv);
+	state[12] = 0xfffffff0;
+	/*
+	 * Source and destination end at a guard page: an entry that takes
+	 * junk for a length faults there, caught and named.
+	 */
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGALRM, &sa, &old_alrm);
+	abi_len = 0;
+	abi_hchacha_ok = true;
+	if (sigsetjmp(guard_jmp, 1)) {
+		ok = false;
+	} else {
+		/* one that takes junk for a round count may never return */
+		alarm(ABI_TIMEOUT);
+		for (len = 0; len <= max; len = ++abi_len) {
+			u8 *src = s + size - len, *dst = d + size - len;
+
+			j = len % 4;
+			r = len % 3;
+			fill(src, len);
+			kchacha_generic_xor(state, ref_buf, src, len, rounds[r]);
+			memcpy(st, state, sizeof(st));
+			abi_xor(impl->xor, st, dst, src, len, rounds[r],
+				junks[j]);
+			ok &= !memcmp(dst, ref_buf, len) &&
+			      !memcmp(st, state, sizeof(st));
+		}
+	}
+	check(ok, impl->name,
+	      "xor with junk in the upper halves of len and nrounds (32-bit ARM: around nrounds), within its buffers and in time",
+	      abi_len);
+	if (impl->hchacha && sigsetjmp(guard_jmp, 1)) {
+		abi_hchacha_ok = false;
+	} else if (impl->hchacha) {
+		alarm(ABI_TIMEOUT);
+		for (j = 0; j < 4; j++) {
+			for (r = 0; r < 2; r++) {
+				kchacha_generic_hchacha(state, want, rounds[r]);
+				memset(out, 0, sizeof(out));
+				abi_hchacha(impl->hchacha, state, out,
+					    rounds[r], junks[j]);
+				abi_hchacha_ok &= !memcmp(out, want,
+							  sizeof(out));
+			}
+		}
+		check(abi_hchacha_ok, impl->name,
+		      "HChaCha with junk in the upper half of nrounds, in time",
+		      32);
+	}
+	alarm(0);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGALRM, &old_alrm, NULL);
+	munmap(s - page, size + 2 * page);
+	munmap(d - page, size + 2 * page);
+	if (!abi_hchacha_ok)
+		check(false, impl->name,
+		      "HChaCha with junk in the upper half of nrounds, in time",
+		      32);
+}
+
 /* The reference itself against RFC 8439 2.4.2, so it cannot drift. */
 static void test_reference(void)
 {
@@ -879,8 +1125,10 @@ int main(void)
 			continue;
 		}
 		test_impl(impl);
-		if (impl->simd)
+		if (impl->simd) {
 			test_vs_core(impl);
+			test_abi(impl);
+		}
 #ifdef __aarch64__
 		if (impl->simd)
 			test_neon_wipe(impl);
