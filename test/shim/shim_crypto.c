@@ -30,6 +30,7 @@ struct rw_semaphore crypto_alg_sem;
 char kchacha_shim_modules_requested[256];
 void (*kchacha_shim_request_module_hook)(const char *name);
 unsigned int kchacha_shim_walk_steps, kchacha_shim_walk_slow_steps;
+unsigned int kchacha_shim_ctx_left;
 void (*kchacha_shim_register_hook)(void);
 
 static void kchacha_shim_bug(const char *what, const char *name)
@@ -227,6 +228,12 @@ void crypto_free_skcipher(struct crypto_skcipher *tfm)
 	alg = tfm->base.__crt_alg;
 	if (crypto_skcipher_alg(tfm)->exit)
 		crypto_skcipher_alg(tfm)->exit(tfm);
+	/* what the context held (the key) must be gone once exit() ran */
+	for (unsigned int i = 0; i < alg->cra_ctxsize; i++)
+		if (((const u8 *)crypto_skcipher_ctx(tfm))[i]) {
+			kchacha_shim_ctx_left++;
+			break;
+		}
 	refcount_dec(&alg->cra_refcnt);
 	free(tfm);
 }

@@ -329,6 +329,7 @@ static void test_requests(const char *impl)
 		511, 512, 513, 1000, 4095, 4096, 4097, 8191, 3 * 4096 + 100
 	};
 	u8 key[32];
+	unsigned int left;
 
 	for (unsigned int i = 0; i < sizeof(key); i++)
 		key[i] = rnd();
@@ -362,7 +363,11 @@ static void test_requests(const char *impl)
 					       1 + i % 2, i % 3, i % 2);
 		check(ok_long, "%s: lengths 511..12388, in pieces and across pages, in place and not, equal the reference",
 		      name);
+		left = kchacha_shim_ctx_left;
 		crypto_free_skcipher(tfm);
+		check(kchacha_shim_ctx_left == left,
+		      "%s: the tfm's context (its key) is wiped when freed",
+		      name);
 	}
 }
 

@@ -97,6 +97,8 @@ int skcipher_walk_virt(struct skcipher_walk *walk,
 int skcipher_walk_done(struct skcipher_walk *walk, int res);
 /* steps and slow steps of the last walk that ended */
 extern unsigned int kchacha_shim_walk_steps, kchacha_shim_walk_slow_steps;
+/* skcipher tfms freed with a context not all zero (crypto_free_skcipher) */
+extern unsigned int kchacha_shim_ctx_left;
 
 int crypto_register_skcipher(struct skcipher_alg *alg);
 void crypto_unregister_skcipher(struct skcipher_alg *alg);
