@@ -614,8 +614,7 @@ int kchacha_rngbase_selftest(const struct kchacha_impl *impl)
  */
 struct rng_ops {
 	struct bench_ops ops;
-	struct kchacha_rng *(*alloc)(const struct kchacha_impl *impl,
-				     bool fixed);
+	struct kchacha_rng *(*alloc)(const struct kchacha_impl *impl);
 	void (*free)(struct kchacha_rng *rng);
 	int (*selftest)(const struct kchacha_impl *impl);
 	const char *selftest_fails;	/* the line when selftest() fails */
@@ -636,7 +635,7 @@ static int rng_setup(struct bench_row *row)
 		printf("  %-20s %s\n", row->name, rng->selftest_fails);
 		return -1;
 	}
-	row->ctx = rng->alloc(impl, false);
+	row->ctx = rng->alloc(impl);
 	if (!row->ctx)
 		die("%s: out of memory", row->name);
 	return 0;
@@ -652,30 +651,37 @@ static void kchacha_rng_run(struct bench_row *row, u8 *buf, size_t len)
 	kchacha_rng_generate(row->ctx, NULL, 0, buf, len);
 }
 
+/* the base's instances took a "deterministic" flag */
+static struct kchacha_rng *base_rng_alloc(const struct kchacha_impl *impl)
+{
+	return kchacha_rngbase_alloc(impl, false);
+}
+
 static void base_rng_run(struct bench_row *row, u8 *buf, size_t len)
 {
 	kchacha_rngbase_generate(row->ctx, NULL, 0, buf, len);
 }
 
 /* The rows of the rng.c whose functions are @pfx_alloc() etc. */
-#define RNG_OPS(pfx, run_fn, fails) {				\
+#define RNG_OPS(pfx, alloc_fn, run_fn, fails) {				\
 	.ops = {						\
 		.setup		= rng_setup,			\
 		.check		= rng_check,			\
 		.run		= run_fn,			\
 		.teardown	= rng_teardown,			\
 	},							\
-	.alloc		= pfx##_alloc,				\
+	.alloc		= alloc_fn,				\
 	.free		= pfx##_free,				\
 	.selftest	= pfx##_selftest,			\
 	.selftest_fails	= fails,				\
 }
 
 static const struct rng_ops kchacha_rng_ops =
-	RNG_OPS(kchacha_rng, kchacha_rng_run,
+	RNG_OPS(kchacha_rng, kchacha_rng_alloc, kchacha_rng_run,
 		"fails the module's rng self-test");
 static const struct rng_ops base_rng_ops =
-	RNG_OPS(kchacha_rngbase, base_rng_run, "fails its rng self-test");
+	RNG_OPS(kchacha_rngbase, base_rng_alloc, base_rng_run,
+		"fails its rng self-test");
 
 static void getrandom_run(struct bench_row *row, u8 *buf, size_t len)
 {
