@@ -1,69 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * chacha20rng: a ChaCha20 fast-key-erasure "stdrng" on every implementation
- * kchacha registers, driver chacha20rng-kchacha-<impl>, in the shape of the
- * kernel's own CRNG (drivers/char/random.c).
+ * chacha20rng: a ChaCha20 fast-key-erasure stdrng per implementation
+ * (chacha20rng-kchacha-<impl>), built as the kernel's CRNG is.
  *
- * Keys.  An instance (one tfm) holds a 256-bit key and a generation that
- * changes whenever a reseed replaces it.  Each possible CPU has a state of
- * its own, allocated with the instance on cache lines of its own: a key,
- * the generation it was derived in, the bytes it may still hand out, and a
- * small buffer of keystream.  Every request compares the CPU's generation
- * with the instance's; when it is stale, the CPU's key is derived anew by
- * fast key erasure of the instance key (one ChaCha20 block under the
- * instance lock: the first 32 bytes replace the instance key, the next 32
- * become the CPU's), and what the buffer held is dropped.
+ * An instance holds a key and a generation that each reseed changes, and
+ * one state per possible CPU (allocated with it, on cache lines of its
+ * own): a key, the generation it was derived in, the bytes it may still
+ * hand out, and a buffer of keystream.  A request, under its CPU's
+ * local_lock_irqsave(), rederives a stale CPU key by fast key erasure of
+ * the instance key (one block under the instance lock: first half the new
+ * instance key, second half the CPU's), then takes bytes from the buffer,
+ * or a one-time key: 32 bytes of the buffer, or the second half of a block
+ * of the CPU key, whose first half replaces it, and which then streams
+ * KCHACHA_RNG_BUF bytes (the caller's, then the buffer's refill).  The
+ * keystream of a one-time key runs with the lock dropped, SIMD only where
+ * the caller has interrupts on, in pieces of KCHACHA_RNG_KEY_BYTES each
+ * keyed by the block after the last, with cond_resched() between where the
+ * caller may sleep.  Buffered bytes are wiped as they leave, so the state
+ * never holds a key or byte already returned; one path serves every
+ * context.  (On PREEMPT_RT the locks sleep: spinlock_t contexts only.)
  *
- * Output.  A request holds its CPU's local_lock_irqsave() only to take
- * what it needs: bytes from the buffer, or a 32-byte one-time key (from
- * the buffer, or by fast key erasure of the CPU key: one block, first half
- * the new CPU key).  ChaCha20 under the one-time key then runs with the
- * lock dropped, with the implementation's SIMD where the caller has
- * interrupts on (crypto_simd_usable() decides the rest) and on the C core
- * where they are off, in pieces of KCHACHA_RNG_KEY_BYTES: after each, the
- * block that follows replaces the key, and a caller that may sleep gets a
- * cond_resched().  A short request that the buffer cannot serve runs
- * KCHACHA_RNG_BUF bytes of keystream under its one-time key, keeps what it
- * asked for, and leaves the rest in the buffer of the CPU it ends on if
- * that is empty and of the same generation; bytes are wiped from the
- * buffer as they leave.  So the state never holds a key or a byte already
- * returned, the same path serves every context (task, softirq, hard
- * interrupt, interrupts off), and nothing SIMD runs with interrupts off or
- * under a lock.  On PREEMPT_RT the locks sleep, so there generate() is for
- * the contexts that may take a spinlock_t.
+ * Input is absorbed by a cascade of HChaCha20 keyed by the secret: a header
+ * (domain, length), then each 16-byte block, zero padded, is the nonce of
+ * the HChaCha20 that gives the next key.  A reseed absorbs the caller's
+ * seed and this moment's clocks, cycles and arch seed under 32 bytes R of
+ * get_random_bytes() (m), then key = F_(key ^ m)(): secret if R or the old
+ * key is, whatever the seed; and unique to each resume of an image, whose
+ * get_random_bytes() starts from the image's state too.
  *
- * Mixing.  Input of any length is absorbed by a cascade of HChaCha20 keyed
- * by the secret being updated: a header (a domain constant and the length)
- * and then each 16-byte block of input, zero padded, become in turn the
- * nonce of an HChaCha20 whose output is the next key; the length makes the
- * encoding prefix-free, so the cascade is a PRF of the input.  A reseed
- * takes 32 bytes R from get_random_bytes(), absorbs under R the caller's
- * seed and then this moment's clocks, cycle counter and arch seed, giving
- * m; then key = F_(key XOR m)(empty).  While R is secret the new key is
- * pseudorandom whatever the seed; while the old key is, so is the new.
- * The clocks make the reseed after a resume unique to that resume: after
- * a hibernation image is restored, get_random_bytes() too starts from the
- * image's state.  generate()'s additional input is absorbed into its
- * one-time key.
- *
- * Reseeding.  seed() and set_ent() reseed at once.  Each request checks:
- * the time, KCHACHA_RNG_RESEED_SECS after the last reseed (every second
- * while the kernel RNG is not initialized), on 64-bit jiffies; the epoch,
- * which a VM clone (vmfork notifier) and a resume (syscore resume, on one
- * CPU with interrupts off before any task runs, and the PM notifier after)
- * advance; and the first request after the kernel RNG became initialized,
- * if the last reseed was before.  The reseed reads the epoch with acquire
- * before it fetches entropy, and the notifiers advance it with release
- * after the kernel RNG has been reseeded, so an epoch recorded goes with
- * entropy at least that new.  Bytes: each CPU counts its output as it
- * leaves, buffered bytes as taken and a one-time key's whole piece when
- * the key is taken, under its lock, and one that would pass
- * KCHACHA_RNG_RESEED_BYTES under one generation reseeds the instance
- * first: no CPU hands out more than that between two reseeds.
- *
- * Memory: the context (under 128 bytes) and one struct kchacha_rng_pcpu
- * (576 bytes on 64-bit, KCHACHA_RNG_BUF of them the buffer) per possible
- * CPU, charged to the memory cgroup of the creator; all wiped when freed.
+ * Reseeds: seed(); 60 s after the last (1 s while the kernel RNG is not
+ * ready; 64-bit jiffies); a new epoch (VM clone: vmfork notifier; resume:
+ * the syscore hook, before any task thaws, and the PM notifier), read with
+ * acquire before the entropy, advanced with release; the kernel RNG
+ * becoming ready; and a CPU about to pass KCHACHA_RNG_RESEED_BYTES under
+ * one generation (buffered bytes count as taken, a one-time key's piece
+ * when the key is).  Memory: the context and one kchacha_rng_pcpu per
+ * possible CPU, charged to the creator's cgroup, wiped when freed.
  */
 #include <crypto/internal/rng.h>
 #include <linux/atomic.h>
@@ -97,62 +69,40 @@
 #include "kchacha_compat.h"
 #include "kchacha.h"
 
-/* Keystream per refill of a CPU's buffer: the one-time key's output. */
-#define KCHACHA_RNG_BUF			512
-/* Requests this long or longer, or with additional input, bypass it. */
-#define KCHACHA_RNG_DIRECT		256
-/* Most output per one-time key, and between chances to reschedule. */
-#define KCHACHA_RNG_KEY_BYTES		(64 * 1024)
-/* Reseed bounds: output of one CPU under one generation, and time. */
-#define KCHACHA_RNG_RESEED_BYTES	(1024 * 1024)
-#define KCHACHA_RNG_RESEED_SECS		60
+#define KCHACHA_RNG_BUF		512		/* keystream per refill */
+#define KCHACHA_RNG_DIRECT	256		/* from here on, one-time keys */
+#define KCHACHA_RNG_KEY_BYTES	(64 * 1024)	/* per key, between resched */
+#define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
+#define KCHACHA_RNG_RESEED_SECS	60
 
-/* Domain constants of the cascade (little-endian ASCII). */
-#define KCHACHA_RNG_DOM_SEED		0x64656573	/* "seed" */
-#define KCHACHA_RNG_DOM_NOW		0x20776f6e	/* "now " */
-#define KCHACHA_RNG_DOM_MIX		0x2078696d	/* "mix " */
-#define KCHACHA_RNG_DOM_ADDTL		0x6c646461	/* "addl" */
-#define KCHACHA_RNG_DOM_KAT		0x2074616b	/* "kat " */
+/* Domains of the cascade (little-endian ASCII). */
+#define KCHACHA_RNG_DOM_SEED	0x64656573	/* "seed" */
+#define KCHACHA_RNG_DOM_NOW	0x20776f6e	/* "now " */
+#define KCHACHA_RNG_DOM_MIX	0x2078696d	/* "mix " */
+#define KCHACHA_RNG_DOM_ADDTL	0x6c646461	/* "addl" */
+#define KCHACHA_RNG_DOM_KAT	0x2074616b	/* "kat " */
 
 /* In an instance's epoch: last reseeded before the kernel RNG was ready. */
-#define KCHACHA_RNG_UNREADY		1UL
+#define KCHACHA_RNG_UNREADY	1UL
 
-/**
- * struct kchacha_rng_pcpu - one CPU's state of an instance
- * @lock: local_lock_irqsave() around every access
- * @generation: the instance generation @key was derived in; 0: none
- * @left: bytes it may still hand out under @generation
- * @pos: next unread byte of @buf; KCHACHA_RNG_BUF when empty
- * @key: this CPU's key
- * @buf: keystream not yet handed out; bytes before @pos are zero
- */
+/* One CPU's state of an instance, under @lock; bytes before @pos zero. */
 struct kchacha_rng_pcpu {
 	local_lock_t lock;
-	unsigned long generation;
-	unsigned long left;
-	unsigned int pos;
+	unsigned long generation;	/* of the instance key @key is from */
+	unsigned long left;		/* bytes it may hand out under it */
+	unsigned int pos;		/* next byte of @buf; BUF: empty */
 	u32 key[8];
 	u8 buf[KCHACHA_RNG_BUF];
 } ____cacheline_aligned;
 
-/**
- * struct kchacha_rng - one generator instance, the context of a tfm
- * @pcpu: the per-CPU states
- * @impl: the ChaCha implementation it runs on
- * @reseed_at: get_jiffies_64() after which the next request reseeds
- * @epoch: kchacha_rng_epoch when last reseeded, plus KCHACHA_RNG_UNREADY
- *	if the kernel RNG was not initialized then
- * @generation: changes (never to 0) whenever @key is reseeded
- * @lock: protects the fields above it but @pcpu and @impl, and @key
- * @key: the instance key
- */
+/* An instance, the context of a tfm. */
 struct kchacha_rng {
 	struct kchacha_rng_pcpu __percpu *pcpu;
 	const struct kchacha_impl *impl;
-	u64 reseed_at;
-	unsigned long epoch;
-	unsigned long generation;
-	spinlock_t lock;		/* irqsave; the fields above, @key */
+	u64 reseed_at;			/* get_jiffies_64() of the next reseed */
+	unsigned long epoch;		/* kchacha_rng_epoch at the last one */
+	unsigned long generation;	/* of @key, never 0 */
+	spinlock_t lock;		/* irqsave; the three above, @key */
 	u32 key[8];
 };
 
@@ -164,23 +114,17 @@ struct kchacha_rng_alg {
 /* Nonce and counter of every keystream: each key is used once. */
 static const u8 kchacha_rng_iv[KCHACHA_IV_SIZE];
 
-/* Advanced by 2 at every VM clone and resume (release; read acquire). */
+/* Advanced by 2 at every VM clone and resume. */
 static atomic_long_t kchacha_rng_epoch = ATOMIC_LONG_INIT(0);
 
-/* What the rng did, for tests and debugging (debugfs kchacha/rng). */
-static struct {
-	atomic_long_t reseeds;
-	atomic_long_t epoch_reseeds;
-	atomic_long_t ready_reseeds;
-	atomic_long_t vmforks;
-	atomic_long_t resumes;
-	atomic_long_t syscore_resumes;
-} kchacha_rng_stats;
+/* What the rng did (debugfs kchacha/rng). */
+enum { KC_RESEEDS, KC_EPOCH_RESEEDS, KC_READY_RESEEDS, KC_VMFORKS,
+       KC_RESUMES, KC_SYSCORE_RESUMES, KC_NSTATS };
+static atomic_long_t kchacha_rng_stats[KC_NSTATS];
 
 /* The C core: what runs under a lock or with interrupts off. */
 static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
 
-/* @impl where the caller has interrupts on, else the C core. */
 static const struct kchacha_impl *kchacha_rng_impl(const struct kchacha_rng *rng)
 {
 	return irqs_disabled() ? kchacha_rng_c : rng->impl;
@@ -221,34 +165,21 @@ static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
 	memzero_explicit(block, sizeof(block));
 }
 
-/* One ChaCha20 block of @key into @block, on the C core. */
-static void kchacha_rng_block(const u32 *key, u8 *block)
-{
-	u32 state[KCHACHA_STATE_WORDS];
-
-	memset(block, 0, KCHACHA_BLOCK_SIZE);
-	kchacha_init_state(state, key, kchacha_rng_iv);
-	kchacha_crypt(kchacha_rng_c, state, block, block, KCHACHA_BLOCK_SIZE,
-		      20);
-	memzero_explicit(state, sizeof(state));
-}
-
-/* Fast key erasure: @key becomes the block's first half, @out its second. */
+/* Fast key erasure, C core: @key = block[0..32), @out = block[32..64). */
 static void kchacha_rng_erase(u32 *key, u32 *out)
 {
-	u8 block[KCHACHA_BLOCK_SIZE];
+	u32 state[KCHACHA_STATE_WORDS];
+	u8 block[KCHACHA_BLOCK_SIZE] = { };
 
-	kchacha_rng_block(key, block);
+	kchacha_init_state(state, key, kchacha_rng_iv);
+	kchacha_crypt(kchacha_rng_c, state, block, block, sizeof(block), 20);
 	kchacha_rng_load_key(key, block);
 	kchacha_rng_load_key(out, block + KCHACHA_KEY_SIZE);
 	memzero_explicit(block, sizeof(block));
+	memzero_explicit(state, sizeof(state));
 }
 
-/*
- * Is a reseed due?  The time has come; or a VM clone or a resume happened
- * since the last one; or the last one was before the kernel RNG was
- * initialized and it is now.
- */
+/* The time has come, the epoch moved, or the kernel RNG became ready. */
 static bool kchacha_rng_due(const struct kchacha_rng *rng)
 {
 	unsigned long epoch = READ_ONCE(rng->epoch);
@@ -260,10 +191,10 @@ static bool kchacha_rng_due(const struct kchacha_rng *rng)
 }
 
 /*
- * Key = F_(key XOR m)(empty) and a new generation, m being @fresh's
- * cascade over @seed and @now; @epoch is recorded.  The seed is absorbed
- * outside the lock, with SIMD if the caller has interrupts on.  With
- * @if_due, only if still due (another CPU may have reseeded meanwhile).
+ * key = F_(key XOR m)(), m the cascade under @fresh over @seed and @now;
+ * a new generation, @epoch recorded.  A seed is absorbed outside the lock,
+ * with SIMD if the caller has interrupts on.  With @if_due, only if a
+ * reseed is still due (another CPU may have made it).
  */
 static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
 			    const u8 *seed, unsigned int slen, const void *now,
@@ -297,21 +228,18 @@ static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
 	return done;
 }
 
-/* What is unique to this moment: the clocks, cycles, the arch's seed. */
+/* What is unique to this moment, absorbed by every reseed. */
 struct kchacha_rng_now {
 	u64 real, boot;
 	unsigned long cycles;
 	unsigned long seed[4];
 };
 
-/*
- * Reseed from get_random_bytes(), with @seed and this moment's data mixed
- * in; with @if_due, only if kchacha_rng_due() still holds.
- */
+/* Reseed from get_random_bytes() and @seed; with @if_due, if still due. */
 static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 			       unsigned int slen, bool if_due)
 {
-	/* acquire: the entropy below is at least as new as the epoch */
+	/* acquire: the entropy below is at least as new as this epoch */
 	unsigned long epoch = atomic_long_read_acquire(&kchacha_rng_epoch);
 	unsigned long old = READ_ONCE(rng->epoch);
 	struct kchacha_rng_now now = { };
@@ -327,90 +255,57 @@ static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 		now.seed[0] = random_get_entropy();
 	if (kchacha_rng_mix(rng, fresh, seed, slen, &now, sizeof(now), epoch,
 			    if_due)) {
-		atomic_long_inc(&kchacha_rng_stats.reseeds);
+		atomic_long_inc(&kchacha_rng_stats[KC_RESEEDS]);
 		if ((old ^ epoch) & ~KCHACHA_RNG_UNREADY)
-			atomic_long_inc(&kchacha_rng_stats.epoch_reseeds);
-		if ((old & ~epoch) & KCHACHA_RNG_UNREADY)
-			atomic_long_inc(&kchacha_rng_stats.ready_reseeds);
+			atomic_long_inc(&kchacha_rng_stats[KC_EPOCH_RESEEDS]);
+		if (old & ~epoch & KCHACHA_RNG_UNREADY)
+			atomic_long_inc(&kchacha_rng_stats[KC_READY_RESEEDS]);
 	}
 	memzero_explicit(fresh, sizeof(fresh));
 	memzero_explicit(&now, sizeof(now));
 }
 
 /*
- * Under @p's lock: make @p ready to hand out @count bytes, deriving its
- * key anew when the instance reseeded, reseeding first if the bytes would
- * pass the bound.
- */
-static noinline void kchacha_rng_rekey(struct kchacha_rng *rng,
-				       struct kchacha_rng_pcpu *p,
-				       unsigned int count)
-{
-	unsigned long flags;
-
-	if (p->generation == READ_ONCE(rng->generation))
-		kchacha_rng_reseed(rng, NULL, 0, false);
-	memzero_explicit(p->buf + p->pos, KCHACHA_RNG_BUF - p->pos);
-	p->pos = KCHACHA_RNG_BUF;
-	spin_lock_irqsave(&rng->lock, flags);
-	kchacha_rng_erase(rng->key, p->key);
-	p->generation = rng->generation;
-	spin_unlock_irqrestore(&rng->lock, flags);
-	p->left = KCHACHA_RNG_RESEED_BYTES;
-}
-
-/* Copy @n bytes out of the buffer and zero them there. */
-static inline void kchacha_rng_move(u8 *dst, u8 *src, unsigned int n)
-{
-	if (n > 32) {
-		memcpy(dst, src, n);
-		memzero_explicit(src, n);
-		return;
-	}
-	for (; n >= 8; n -= 8, dst += 8, src += 8) {
-		memcpy(dst, src, 8);
-		memzero_explicit(src, 8);
-	}
-	for (; n; n--, dst++, src++) {
-		*dst = *src;
-		*src = 0;
-	}
-}
-
-/*
- * Under this CPU's lock: charge @count bytes and give @key a one-time key,
- * from the buffer if it holds one, else by fast key erasure of the CPU key.
- * Returns the generation it belongs to.
+ * Under @p's lock: charge @count bytes, first deriving @p's key anew if
+ * the instance reseeded, or reseeding if they would pass the bound; then
+ * a one-time key into @key: from the buffer (returns 0), or by fast key
+ * erasure of @p's, dropping what is left (returns the generation).
  */
 static unsigned long kchacha_rng_take_key(struct kchacha_rng *rng,
 					  struct kchacha_rng_pcpu *p,
 					  unsigned int count, u32 *key)
 {
+	unsigned long flags;
+
 	if (unlikely(count > p->left ||
-		     p->generation != READ_ONCE(rng->generation)))
-		kchacha_rng_rekey(rng, p, count);
+		     p->generation != READ_ONCE(rng->generation))) {
+		if (p->generation == READ_ONCE(rng->generation))
+			kchacha_rng_reseed(rng, NULL, 0, false);
+		memzero_explicit(p->buf + p->pos, KCHACHA_RNG_BUF - p->pos);
+		p->pos = KCHACHA_RNG_BUF;
+		spin_lock_irqsave(&rng->lock, flags);
+		kchacha_rng_erase(rng->key, p->key);
+		p->generation = rng->generation;
+		spin_unlock_irqrestore(&rng->lock, flags);
+		p->left = KCHACHA_RNG_RESEED_BYTES;
+	}
 	p->left -= count;
 	if (KCHACHA_RNG_BUF - p->pos >= KCHACHA_KEY_SIZE) {
 		kchacha_rng_load_key(key, p->buf + p->pos);
 		memzero_explicit(p->buf + p->pos, KCHACHA_KEY_SIZE);
 		p->pos += KCHACHA_KEY_SIZE;
-	} else {
-		kchacha_rng_erase(p->key, key);
+		return 0;
 	}
+	memzero_explicit(p->buf + p->pos, KCHACHA_RNG_BUF - p->pos);
+	p->pos = KCHACHA_RNG_BUF;
+	kchacha_rng_erase(p->key, key);
 	return p->generation;
 }
 
-/* Reschedule between two pieces of a request, if the caller may sleep. */
-static inline void kchacha_rng_resched(void)
-{
-	if (preemptible() && !rcu_preempt_depth())
-		cond_resched();
-}
-
 /*
- * @len bytes of ChaCha20 keystream under the one-time @key into @dst, in
- * pieces of KCHACHA_RNG_KEY_BYTES, each under the key the block after the
- * previous one gave; @key is wiped.
+ * @len bytes of keystream under the one-time @key into @dst, in pieces
+ * of KCHACHA_RNG_KEY_BYTES, each keyed by the block after the previous
+ * one, rescheduling in between where the caller may sleep; @key is wiped.
  */
 static void kchacha_rng_stream(const struct kchacha_impl *impl, u32 *key,
 			       u8 *dst, unsigned int len)
@@ -432,24 +327,25 @@ static void kchacha_rng_stream(const struct kchacha_impl *impl, u32 *key,
 		kchacha_crypt(kchacha_rng_c, state, block, block,
 			      sizeof(block), 20);
 		kchacha_rng_load_key(key, block);
-		kchacha_rng_resched();
+		if (preemptible() && !rcu_preempt_depth())
+			cond_resched();
 	}
 	memzero_explicit(block, sizeof(block));
 	memzero_explicit(state, sizeof(state));
-	memzero_explicit(key, 32);
+	memzero_explicit(key, KCHACHA_KEY_SIZE);
 }
 
 /*
  * A short request the buffer cannot serve: KCHACHA_RNG_BUF bytes under a
- * one-time key of generation @gen; @len for the caller, the rest for the
- * buffer of the CPU this ends on, if empty and of @gen.
+ * one-time key of generation @gen, @len of them for the caller, the rest
+ * for the buffer of the CPU this ends on, if it is empty and of @gen.
  */
 static noinline void kchacha_rng_refill(struct kchacha_rng *rng, u32 *key,
 					unsigned long gen, u8 *dst,
 					unsigned int len)
 {
-	u8 ks[KCHACHA_RNG_BUF];
 	struct kchacha_rng_pcpu *p;
+	u8 ks[KCHACHA_RNG_BUF];
 	unsigned long flags;
 
 	kchacha_rng_stream(kchacha_rng_impl(rng), key, ks, sizeof(ks));
@@ -466,30 +362,38 @@ static noinline void kchacha_rng_refill(struct kchacha_rng *rng, u32 *key,
 }
 
 /*
- * @dlen bytes with additional input @src, or of KCHACHA_RNG_DIRECT bytes
- * or more: one-time keys, each charged its piece (at most the byte bound).
+ * Long requests, or with additional input: a one-time key per piece of at
+ * most the byte bound.  A key that is not from the buffer refills it, and
+ * its first 32 bytes are the key.
  */
 static noinline void kchacha_rng_direct(struct kchacha_rng *rng,
 					const u8 *src, unsigned int slen,
 					u8 *dst, unsigned int dlen)
 {
-	unsigned long flags;
+	unsigned long flags, gen;
+	u8 bytes[KCHACHA_KEY_SIZE];
 	u32 key[8];
 
 	while (dlen) {
 		unsigned int seg = min(dlen, KCHACHA_RNG_RESEED_BYTES);
 
 		local_lock_irqsave(&rng->pcpu->lock, flags);
-		kchacha_rng_take_key(rng, this_cpu_ptr(rng->pcpu), seg, key);
+		gen = kchacha_rng_take_key(rng, this_cpu_ptr(rng->pcpu), seg,
+					   key);
 		local_unlock_irqrestore(&rng->pcpu->lock, flags);
+		if (gen) {
+			kchacha_rng_refill(rng, key, gen, bytes, sizeof(bytes));
+			kchacha_rng_load_key(key, bytes);
+			memzero_explicit(bytes, sizeof(bytes));
+		}
 		if (slen)
 			kchacha_rng_absorb(kchacha_rng_impl(rng), key,
 					   KCHACHA_RNG_DOM_ADDTL, src, slen);
 		kchacha_rng_stream(kchacha_rng_impl(rng), key, dst, seg);
 		dst += seg;
 		dlen -= seg;
-		if (dlen)
-			kchacha_rng_resched();
+		if (dlen && preemptible() && !rcu_preempt_depth())
+			cond_resched();
 	}
 }
 
@@ -511,12 +415,13 @@ static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
 	if (likely(dlen <= KCHACHA_RNG_BUF - p->pos && dlen <= p->left &&
 		   p->generation == READ_ONCE(rng->generation))) {
 		p->left -= dlen;
-		kchacha_rng_move(dst, p->buf + p->pos, dlen);
+		memcpy(dst, p->buf + p->pos, dlen);
+		memzero_explicit(p->buf + p->pos, dlen);
 		p->pos += dlen;
 		local_unlock_irqrestore(&rng->pcpu->lock, flags);
 		return;
 	}
-	/* what is left is too short: drop it, refill from a one-time key */
+	/* too little left: drop it, refill from a one-time key */
 	memzero_explicit(p->buf + p->pos, KCHACHA_RNG_BUF - p->pos);
 	p->pos = KCHACHA_RNG_BUF;
 	gen = kchacha_rng_take_key(rng, p, dlen, key);
@@ -528,13 +433,12 @@ static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
  * kchacha_rng_generate() - random bytes from an instance
  * @rng: the instance
  * @src: additional input, mixed into this request's key; may be NULL
- * @slen: bytes of @src, any number
+ * @slen: bytes of @src
  * @dst: output
- * @dlen: bytes wanted; 0 does nothing
+ * @dlen: bytes wanted
  *
- * Safe in any context, with any number of concurrent callers: every caller
- * gets bytes nobody else gets.  A long request reschedules between pieces
- * of KCHACHA_RNG_KEY_BYTES where its caller may sleep.
+ * Any context, any number of concurrent callers; every caller gets bytes
+ * nobody else gets.
  *
  * Return: 0.
  */
@@ -553,7 +457,7 @@ int kchacha_rng_generate(struct kchacha_rng *rng, const u8 *src,
  * kchacha_rng_seed() - reseed an instance now
  * @rng: the instance
  * @seed: caller's bytes, mixed in with fresh kernel RNG output; may be NULL
- * @slen: bytes of @seed, any number
+ * @slen: bytes of @seed
  *
  * Return: 0.
  */
@@ -576,10 +480,8 @@ static int kchacha_rng_init(struct kchacha_rng *rng,
 	if (!rng->pcpu)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		struct kchacha_rng_pcpu *p = per_cpu_ptr(rng->pcpu, cpu);
-
-		local_lock_init(&p->lock);
-		p->pos = KCHACHA_RNG_BUF;
+		local_lock_init(&per_cpu_ptr(rng->pcpu, cpu)->lock);
+		per_cpu_ptr(rng->pcpu, cpu)->pos = KCHACHA_RNG_BUF;
 	}
 	kchacha_rng_reseed(rng, NULL, 0, false);
 	return 0;
@@ -621,24 +523,22 @@ struct kchacha_rng *kchacha_rng_alloc(const struct kchacha_impl *impl)
  */
 void kchacha_rng_free(struct kchacha_rng *rng)
 {
-	if (!rng)
-		return;
-	kchacha_rng_exit(rng);
+	if (rng)
+		kchacha_rng_exit(rng);
 	kfree(rng);
 }
 
-/* Every instance reseeds at its next request (release: see the top). */
-static void kchacha_rng_new_epoch(atomic_long_t *counter)
+/* Every instance reseeds at its next request; release: see the top. */
+static void kchacha_rng_new_epoch(int stat)
 {
 	atomic_long_add_return_release(2, &kchacha_rng_epoch);
-	atomic_long_inc(counter);
+	atomic_long_inc(&kchacha_rng_stats[stat]);
 }
 
-/* A VM clone or a restored snapshot: the kernel RNG has been reseeded. */
 static int kchacha_rng_vmfork(struct notifier_block *nb, unsigned long action,
 			      void *data)
 {
-	kchacha_rng_new_epoch(&kchacha_rng_stats.vmforks);
+	kchacha_rng_new_epoch(KC_VMFORKS);
 	return NOTIFY_DONE;
 }
 
@@ -646,28 +546,20 @@ static struct notifier_block kchacha_rng_vmfork_nb = {
 	.notifier_call = kchacha_rng_vmfork,
 };
 
-/*
- * Resume from suspend or hibernation, a restored image included: one CPU,
- * interrupts off, before any task runs again, so no request is served
- * from the state of before.
- */
+/* Resumed (a restored image too): one CPU, irqs off, before any task. */
 static void kchacha_rng_syscore_resume(KCHACHA_SYSCORE_ARGS)
 {
-	kchacha_rng_new_epoch(&kchacha_rng_stats.syscore_resumes);
+	kchacha_rng_new_epoch(KC_SYSCORE_RESUMES);
 }
 
 KCHACHA_SYSCORE_DEFINE(kchacha_rng_syscore, kchacha_rng_syscore_resume);
 
-/*
- * And after the PM notifiers of the kernel RNG (priority 0), which
- * reseeds it after a suspend: once more, so that the next reseeds draw on
- * that.
- */
+/* And after the kernel RNG's PM notifier (priority 0) reseeded it. */
 static int kchacha_rng_pm(struct notifier_block *nb, unsigned long action,
 			  void *data)
 {
 	if (action == PM_POST_SUSPEND || action == PM_POST_HIBERNATION)
-		kchacha_rng_new_epoch(&kchacha_rng_stats.resumes);
+		kchacha_rng_new_epoch(KC_RESUMES);
 	return NOTIFY_DONE;
 }
 
@@ -681,14 +573,16 @@ static struct dentry *kchacha_rng_debugfs;
 
 static int kchacha_rng_stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "reseeds %ld\nepoch_reseeds %ld\nready_reseeds %ld\nvmforks %ld\nresumes %ld\nsyscore_resumes %ld\npcpu_bytes %zu\n",
-		   atomic_long_read(&kchacha_rng_stats.reseeds),
-		   atomic_long_read(&kchacha_rng_stats.epoch_reseeds),
-		   atomic_long_read(&kchacha_rng_stats.ready_reseeds),
-		   atomic_long_read(&kchacha_rng_stats.vmforks),
-		   atomic_long_read(&kchacha_rng_stats.resumes),
-		   atomic_long_read(&kchacha_rng_stats.syscore_resumes),
-		   sizeof(struct kchacha_rng_pcpu));
+	static const char *const names[KC_NSTATS] = {
+		"reseeds", "epoch_reseeds", "ready_reseeds", "vmforks",
+		"resumes", "syscore_resumes",
+	};
+	int i;
+
+	for (i = 0; i < KC_NSTATS; i++)
+		seq_printf(m, "%s %ld\n", names[i],
+			   atomic_long_read(&kchacha_rng_stats[i]));
+	seq_printf(m, "pcpu_bytes %zu\n", sizeof(struct kchacha_rng_pcpu));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kchacha_rng_stats);
@@ -697,9 +591,8 @@ DEFINE_SHOW_ATTRIBUTE(kchacha_rng_stats);
 /**
  * kchacha_rng_init_module() - module-wide rng setup, before registration
  *
- * Registers the vmfork notifier (a no-op without CONFIG_VMGENID), the
- * syscore resume hook and the PM notifier, and the debugfs file
- * kchacha/rng with the rng's counters.
+ * The vmfork notifier, the PM notifier, the syscore resume hook and the
+ * debugfs file kchacha/rng.
  *
  * Return: 0 or a negative errno.
  */
@@ -738,11 +631,10 @@ void kchacha_rng_exit_module(void)
 
 static int kchacha_rng_init_tfm(struct crypto_tfm *tfm)
 {
-	struct kchacha_rng_alg *ra = container_of(tfm->__crt_alg,
-						  struct kchacha_rng_alg,
-						  alg.base);
-
-	return kchacha_rng_init(crypto_tfm_ctx(tfm), ra->impl);
+	return kchacha_rng_init(crypto_tfm_ctx(tfm),
+				container_of(tfm->__crt_alg,
+					     struct kchacha_rng_alg,
+					     alg.base)->impl);
 }
 
 static void kchacha_rng_exit_tfm(struct crypto_tfm *tfm)
@@ -813,10 +705,10 @@ void kchacha_rng_alg_destroy(struct rng_alg *alg)
 }
 
 /*
- * The self-test: an instance keyed by a known seed (mix() with fixed
- * "fresh" bytes and no clock data) serves a script of requests of every
- * path on one CPU, without the reseed checks; the script's output must
- * hash to the known answer, the same for every implementation.
+ * The self-test: an instance keyed through mix() with known bytes and no
+ * clocks serves a script of every path on one CPU below the reseed checks
+ * (every fourth request with additional input); its output must hash to
+ * the known answer, the same for every implementation.
  */
 static const u32 kchacha_rng_script[] = {
 	1, 3, 16, 32, 64, 100, 255, 256, 511, 40, 1000, 300, 480, 17,
@@ -825,54 +717,41 @@ static const u32 kchacha_rng_script[] = {
 
 /* The HChaCha20 cascade of the script's output under the zero key. */
 static const u8 kchacha_rng_kat_digest[32] =
-	"\x2a\x91\x88\x15\x26\x3f\xff\x71\x04\x1f\xa5\x42\xe8\xde\xeb\x1e"
-	"\xc5\x46\x25\x96\x05\x8a\xf6\x70\x61\x29\x39\x8d\x89\x98\x60\xe1";
-
-static int kchacha_rng_run_script(const struct kchacha_impl *impl, u8 *out)
-{
-	struct kchacha_rng *rng = kchacha_rng_alloc(impl);
-	u8 fresh[KCHACHA_KEY_SIZE];
-	unsigned int i, n;
-
-	if (!rng)
-		return -ENOMEM;
-	for (i = 0; i < sizeof(fresh); i++)
-		fresh[i] = i * 13 + 5;
-	memset(rng->key, 0, sizeof(rng->key));
-	kchacha_rng_mix(rng, fresh, fresh, 23, NULL, 0, 0, false);
-	migrate_disable();
-	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++) {
-		n = kchacha_rng_script[i];
-		/* every fourth with additional input */
-		kchacha_rng_get(rng, fresh, i % 4 == 1 ? 7 : 0, out, n);
-		out += n;
-	}
-	migrate_enable();
-	kchacha_rng_free(rng);
-	return 0;
-}
+	"\x31\x7c\x58\x2b\xd6\x58\xa2\xad\x13\xb9\xf4\x96\x5b\x5a\xf6\xb9"
+	"\x1a\x07\xc9\x05\x3d\x30\x4d\x16\xe9\xc1\xe4\xb1\x61\x70\x1a\xe4";
 
 /**
  * kchacha_rng_selftest() - the rng self-test of one implementation
  * @impl: the implementation
  *
- * Return: 0, -EINVAL on a failed case, -ENOMEM.
+ * Return: 0, -EINVAL on a wrong answer, -ENOMEM.
  */
 int kchacha_rng_selftest(const struct kchacha_impl *impl)
 {
+	struct kchacha_rng *rng = kchacha_rng_alloc(impl);
 	unsigned int i, len = 0;
+	u8 in[KCHACHA_KEY_SIZE], *buf, *out;
 	u32 digest[8] = { };
-	u8 *buf;
-	int err;
+	int err = 0;
 
 	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++)
 		len += kchacha_rng_script[i];
-	buf = kmalloc(len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	err = kchacha_rng_run_script(impl, buf);
-	if (err)
+	out = buf = kmalloc(len, GFP_KERNEL);
+	if (!rng || !buf) {
+		err = -ENOMEM;
 		goto out;
+	}
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = i * 13 + 5;
+	memset(rng->key, 0, sizeof(rng->key));
+	kchacha_rng_mix(rng, in, in, 23, NULL, 0, 0, false);
+	migrate_disable();
+	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++) {
+		kchacha_rng_get(rng, in, i % 4 == 1 ? 7 : 0, out,
+				kchacha_rng_script[i]);
+		out += kchacha_rng_script[i];
+	}
+	migrate_enable();
 	kchacha_rng_absorb(kchacha_rng_c, digest, KCHACHA_RNG_DOM_KAT, buf,
 			   len);
 	for (i = 0; i < 8; i++)
@@ -884,5 +763,6 @@ int kchacha_rng_selftest(const struct kchacha_impl *impl)
 		       impl->name);
 out:
 	kfree_sensitive(buf);
+	kchacha_rng_free(rng);
 	return err;
 }

@@ -217,7 +217,8 @@ static void model_rekey(struct model *m)
 	m->left = RESEED_BYTES;
 }
 
-static void model_take_key(struct model *m, size_t count, uint8_t key[32])
+/* true: the key is from the buffer; false: by erasure, the buffer dropped */
+static bool model_take_key(struct model *m, size_t count, uint8_t key[32])
 {
 	if (count > m->left || m->pgen != m->gen)
 		model_rekey(m);
@@ -226,8 +227,27 @@ static void model_take_key(struct model *m, size_t count, uint8_t key[32])
 		memcpy(key, m->buf + m->pos, 32);
 		memset(m->buf + m->pos, 0, 32);
 		m->pos += 32;
-	} else {
-		model_erase(m, m->pkey, key);
+		return true;
+	}
+	model_drop(m);
+	model_erase(m, m->pkey, key);
+	return false;
+}
+
+static void model_stream(struct model *m, uint8_t key[32], uint8_t *dst,
+			 size_t len);
+
+/* BUF bytes under @key: @len for the caller, the rest into the buffer */
+static void model_refill(struct model *m, uint8_t key[32], uint8_t *dst,
+			 size_t len)
+{
+	uint8_t ks[BUF];
+
+	model_stream(m, key, ks, BUF);
+	memcpy(dst, ks, len);
+	if (m->pos == BUF && m->pgen == m->gen) {
+		memcpy(m->buf + len, ks + len, BUF - len);
+		m->pos = len;
 	}
 }
 
@@ -255,7 +275,7 @@ static void model_stream(struct model *m, uint8_t key[32], uint8_t *dst,
 static void model_get(struct model *m, const uint8_t *src, size_t slen,
 		      uint8_t *dst, size_t dlen)
 {
-	uint8_t key[32], ks[BUF];
+	uint8_t key[32];
 
 	if (!dlen)
 		return;
@@ -263,7 +283,12 @@ static void model_get(struct model *m, const uint8_t *src, size_t slen,
 		while (dlen) {
 			size_t seg = dlen < RESEED_BYTES ? dlen : RESEED_BYTES;
 
-			model_take_key(m, seg, key);
+			if (!model_take_key(m, seg, key)) {
+				uint8_t k2[32];
+
+				model_refill(m, key, k2, 32);
+				memcpy(key, k2, 32);
+			}
 			if (slen) {
 				model_retire(m, key);
 				model_absorb(key, DOM_ADDTL, src, slen);
@@ -283,12 +308,7 @@ static void model_get(struct model *m, const uint8_t *src, size_t slen,
 	}
 	model_drop(m);
 	model_take_key(m, dlen, key);
-	model_stream(m, key, ks, BUF);
-	memcpy(dst, ks, dlen);
-	if (m->pos == BUF && m->pgen == m->gen) {
-		memcpy(m->buf + dlen, ks + dlen, BUF - dlen);
-		m->pos = dlen;
-	}
+	model_refill(m, key, dst, dlen);
 }
 
 static void model_init(struct model *m, void (*retire)(const uint8_t *key))
