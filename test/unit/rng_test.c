@@ -251,64 +251,51 @@ static void model_refill(struct model *m, uint8_t key[32], uint8_t *dst,
 	}
 }
 
-/* pieces of KEY_BYTES, each key the block after the previous piece */
 static void model_stream(struct model *m, uint8_t key[32], uint8_t *dst,
 			 size_t len)
 {
-	static uint8_t ks[KEY_BYTES + 64];
-
-	for (;;) {
-		size_t n = len < KEY_BYTES ? len : KEY_BYTES;
-		size_t blocks = (n + 63) / 64;
-
-		model_keystream(key, ks, 64 * blocks + 64);
-		memcpy(dst, ks, n);
-		model_retire(m, key);
-		dst += n;
-		len -= n;
-		if (!len)
-			break;
-		memcpy(key, ks + 64 * blocks, 32);
-	}
+	model_keystream(key, dst, len);
+	model_retire(m, key);
 }
 
+/* a short request from the buffer, else a one-time key per KEY_BYTES */
 static void model_get(struct model *m, const uint8_t *src, size_t slen,
 		      uint8_t *dst, size_t dlen)
 {
+	bool small = !slen && dlen < DIRECT;
 	uint8_t key[32];
 
 	if (!dlen)
 		return;
-	if (slen || dlen >= DIRECT) {
-		while (dlen) {
-			size_t seg = dlen < RESEED_BYTES ? dlen : RESEED_BYTES;
-
-			if (!model_take_key(m, seg, key)) {
-				uint8_t k2[32];
-
-				model_refill(m, key, k2, 32);
-				memcpy(key, k2, 32);
-			}
-			if (slen) {
-				model_retire(m, key);
-				model_absorb(key, DOM_ADDTL, src, slen);
-			}
-			model_stream(m, key, dst, seg);
-			dst += seg;
-			dlen -= seg;
-		}
-		return;
-	}
-	if (dlen <= BUF - m->pos && dlen <= m->left && m->pgen == m->gen) {
+	if (small && dlen <= BUF - m->pos && dlen <= m->left &&
+	    m->pgen == m->gen) {
 		m->left -= dlen;
 		memcpy(dst, m->buf + m->pos, dlen);
 		memset(m->buf + m->pos, 0, dlen);
 		m->pos += dlen;
 		return;
 	}
-	model_drop(m);
-	model_take_key(m, dlen, key);
-	model_refill(m, key, dst, dlen);
+	while (dlen) {
+		size_t n = dlen < KEY_BYTES ? dlen : KEY_BYTES;
+
+		if (small)
+			model_drop(m);
+		if (!model_take_key(m, n, key)) {
+			uint8_t k2[32];
+
+			model_refill(m, key, small ? dst : k2, small ? n : 32);
+			if (small)
+				return;
+			memcpy(key, k2, 32);
+		}
+		if (slen) {
+			model_retire(m, key);
+			model_absorb(key, DOM_ADDTL, src, slen);
+		}
+		model_stream(m, key, dst, n);
+		dst += n;
+		dlen -= n;
+	}
 }
 
 static void model_init(struct model *m, void (*retire)(const uint8_t *key))
