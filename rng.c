@@ -1,46 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * chacha20rng: a ChaCha20 fast-key-erasure stdrng per implementation
- * (chacha20rng-kchacha-<impl>), built as the kernel's CRNG is.
- *
- * An instance holds a key and a generation that each reseed changes, and
- * one state per possible CPU (allocated with it, on cache lines of its
- * own): a key, the generation it was derived in, the bytes it may still
- * hand out, and a buffer of keystream.  A request, under its CPU's
- * local_lock_irqsave(), rederives a stale CPU key by fast key erasure of
- * the instance key (one block under the instance lock: first half the new
- * instance key, second half the CPU's), then takes bytes from the buffer,
- * or a one-time key: 32 bytes of the buffer, or the second half of a block
- * of the CPU key, whose first half replaces it, and which then streams
- * KCHACHA_RNG_BUF bytes (the caller's, then the buffer's refill).  The
- * keystream of a one-time key runs with the lock dropped, SIMD only where
- * the caller has interrupts on, in pieces of KCHACHA_RNG_KEY_BYTES each
- * keyed by the block after the last, with cond_resched() between where the
- * caller may sleep.  Buffered bytes are wiped as they leave, so the state
- * never holds a key or byte already returned; one path serves every
- * context.  (On PREEMPT_RT the locks sleep: spinlock_t contexts only.)
- *
- * Input is absorbed by a cascade of HChaCha20 keyed by the secret: a header
- * (domain, length), then each 16-byte block, zero padded, is the nonce of
- * the HChaCha20 that gives the next key.  A reseed absorbs the caller's
- * seed and this moment's clocks, cycles and arch seed under 32 bytes R of
- * get_random_bytes() (m), then key = F_(key ^ m)(): secret if R or the old
- * key is, whatever the seed; and unique to each resume of an image, whose
- * get_random_bytes() starts from the image's state too.
- *
- * Reseeds: seed(); 60 s after the last (1 s while the kernel RNG is not
- * ready; 64-bit jiffies); a new epoch (VM clone: vmfork notifier; resume:
- * the syscore hook, before any task thaws, and the PM notifier), read with
- * acquire before the entropy, advanced with release; the kernel RNG
- * becoming ready; and a CPU about to pass KCHACHA_RNG_RESEED_BYTES under
- * one generation (buffered bytes count as taken, a one-time key's piece
- * when the key is).  Memory: the context and one kchacha_rng_pcpu per
- * possible CPU, charged to the creator's cgroup, wiped when freed.
+ * chacha20rng: a ChaCha20 fast-key-erasure stdrng per implementation, in
+ * the kernel CRNG's shape.  An instance has a key, a generation, and one
+ * state per possible CPU (own cache lines): key, generation, bytes left,
+ * a keystream buffer.  Under local_lock_irqsave(), a request rederives a
+ * stale CPU key by erasure of the instance key (one block: its first half
+ * the next instance key, the second the CPU's), then takes buffered bytes
+ * or a one-time key per 64 KiB (32 buffered bytes, or by erasure of the
+ * CPU key, which then also refills the buffer), whose keystream runs
+ * unlocked: SIMD only with interrupts on, cond_resched() between pieces
+ * where the caller may sleep.  Bytes are wiped as they leave.  One path
+ * for every context (on PREEMPT_RT, those that may take a spinlock_t).
+ * Mixing: a cascade of HChaCha20 keyed by the secret over (domain, length)
+ * and 16-byte blocks.  A reseed: m = the seed, clocks, cycles, arch seed
+ * under 32 bytes of get_random_bytes(), key = F_(key ^ m)(), unique to
+ * each resume of an image.  Reseeds: seed(); 60 s (1 s while the kernel
+ * RNG is unready; 64-bit jiffies); a new epoch (vmfork, syscore resume
+ * before tasks thaw, PM notifier; release, read with acquire before the
+ * entropy); the kernel RNG becoming ready; 1 MiB from one CPU.
  */
 #include <crypto/internal/rng.h>
 #include <linux/atomic.h>
 #include <linux/cache.h>
-#include <linux/compiler.h>
 #include <linux/container_of.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
@@ -58,28 +39,24 @@
 #include <linux/syscore_ops.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
-#ifdef CONFIG_DEBUG_FS
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
-#endif
-
 #include "kchacha_compat.h"
 #include "kchacha.h"
+
 #define KCHACHA_RNG_BUF		512		/* keystream per refill */
 #define KCHACHA_RNG_DIRECT	256		/* from here on, one-time keys */
 #define KCHACHA_RNG_KEY_BYTES	(64 * 1024)	/* per key, between resched */
 #define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
-#define KCHACHA_RNG_RESEED_SECS	60
-
+#define KCHACHA_RNG_RESEED_SECS	60		/* between reseeds, at most */
 #define KCHACHA_RNG_DOM_SEED	0x64656573	/* "seed" */
 #define KCHACHA_RNG_DOM_NOW	0x20776f6e	/* "now " */
 #define KCHACHA_RNG_DOM_MIX	0x2078696d	/* "mix " */
 #define KCHACHA_RNG_DOM_ADDTL	0x6c646461	/* "addl" */
 #define KCHACHA_RNG_DOM_KAT	0x2074616b	/* "kat " */
-/* In an instance's epoch: last reseeded before the kernel RNG was ready */
-#define KCHACHA_RNG_UNREADY	1UL
+#define KCHACHA_RNG_UNREADY	1UL	/* in an epoch: reseeded before ready */
 
-/* One CPU's state of an instance, under @lock; bytes before @pos zero. */
+/* One CPU's state of an instance: under @lock; bytes before @pos zero */
 struct kchacha_rng_pcpu {
 	local_lock_t lock;
 	unsigned long generation;	/* of the instance key @key is from */
@@ -89,8 +66,7 @@ struct kchacha_rng_pcpu {
 	u8 buf[KCHACHA_RNG_BUF];
 } ____cacheline_aligned;
 
-/* An instance, the context of a tfm. */
-struct kchacha_rng {
+struct kchacha_rng {			/* an instance, a tfm's context */
 	struct kchacha_rng_pcpu __percpu *pcpu;
 	const struct kchacha_impl *impl;
 	u64 reseed_at;			/* get_jiffies_64() of the next reseed */
@@ -107,17 +83,12 @@ struct kchacha_rng_alg {
 
 static const u8 kchacha_rng_iv[KCHACHA_IV_SIZE];	/* each key used once */
 static atomic_long_t kchacha_rng_epoch;		/* +2 per clone, resume */
-/* the C core: what runs under a lock or with interrupts off */
+/* the C core, for what runs under a lock or with interrupts off */
 static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
+#define kchacha_rng_impl(rng)	(irqs_disabled() ? kchacha_rng_c : (rng)->impl)
 /* what the rng did (debugfs kchacha/rng) */
-enum { KC_RESEEDS, KC_EPOCH_RESEEDS, KC_READY_RESEEDS, KC_VMFORKS,
-	KC_RESUMES, KC_SYSCORE_RESUMES, KC_NSTATS };
+enum { KC_RESEEDS, KC_VMFORKS, KC_RESUMES, KC_SYSCORE_RESUMES, KC_NSTATS };
 static atomic_long_t kchacha_rng_stats[KC_NSTATS];
-
-static const struct kchacha_impl *kchacha_rng_impl(const struct kchacha_rng *rng)
-{
-	return irqs_disabled() ? kchacha_rng_c : rng->impl;
-}
 
 static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 {
@@ -129,10 +100,9 @@ static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 
 /* key = the HChaCha20 cascade over (domain, len) and @data, keyed by key. */
 static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
-			       u32 domain, const void *data, unsigned int len)
+			       u32 domain, const u8 *p, unsigned int len)
 {
 	u32 state[KCHACHA_STATE_WORDS];
-	const u8 *p = data;
 	u8 block[16];
 
 	put_unaligned_le32(domain, block);
@@ -185,7 +155,7 @@ static bool kchacha_rng_due(const struct kchacha_rng *rng)
  * due (another CPU may have reseeded).
  */
 static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
-			    const u8 *seed, unsigned int slen, const void *now,
+			    const u8 *seed, unsigned int slen, const u8 *now,
 			    unsigned int nlen, unsigned long epoch, bool if_due)
 {
 	unsigned long flags;
@@ -216,43 +186,29 @@ static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
 	return done;
 }
 
-struct kchacha_rng_now {		/* unique to this moment */
-	u64 real, boot;
-	unsigned long cycles;
-	unsigned long seed[4];
-};
-
 /* Reseed from get_random_bytes() and @seed; with @if_due, if still due. */
 static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 			       unsigned int slen, bool if_due)
 {
 	/* acquire: the entropy below is at least as new as this epoch */
 	unsigned long epoch = atomic_long_read_acquire(&kchacha_rng_epoch);
-	unsigned long old = READ_ONCE(rng->epoch);
-	struct kchacha_rng_now now = { };
+	struct { u64 real, boot; unsigned long cycles, seed[4]; } now = {
+		.real = ktime_get_real_ns(), .boot = ktime_get_boottime_ns(),
+		.cycles = random_get_entropy() };	/* unique to this moment */
 	u8 fresh[KCHACHA_KEY_SIZE];
 
 	if (!rng_is_initialized())
 		epoch |= KCHACHA_RNG_UNREADY;
 	get_random_bytes(fresh, sizeof(fresh));
-	now.real = ktime_get_real_ns();
-	now.boot = ktime_get_boottime_ns();
-	now.cycles = random_get_entropy();
 	if (!arch_get_random_seed_longs(now.seed, ARRAY_SIZE(now.seed)))
 		now.seed[0] = random_get_entropy();
-	if (kchacha_rng_mix(rng, fresh, seed, slen, &now, sizeof(now), epoch,
-			    if_due)) {
+	if (kchacha_rng_mix(rng, fresh, seed, slen, (const u8 *)&now,
+			    sizeof(now), epoch, if_due))
 		atomic_long_inc(&kchacha_rng_stats[KC_RESEEDS]);
-		if ((old ^ epoch) & ~KCHACHA_RNG_UNREADY)
-			atomic_long_inc(&kchacha_rng_stats[KC_EPOCH_RESEEDS]);
-		if (old & ~epoch & KCHACHA_RNG_UNREADY)
-			atomic_long_inc(&kchacha_rng_stats[KC_READY_RESEEDS]);
-	}
 	memzero_explicit(fresh, sizeof(fresh));
 	memzero_explicit(&now, sizeof(now));
 }
 
-/* Under @p's lock: wipe what its buffer holds. */
 static void kchacha_rng_drop(struct kchacha_rng_pcpu *p)
 {
 	memzero_explicit(p->buf + p->pos, KCHACHA_RNG_BUF - p->pos);
@@ -260,10 +216,9 @@ static void kchacha_rng_drop(struct kchacha_rng_pcpu *p)
 }
 
 /*
- * Under @p's lock: charge @count bytes (rederiving @p's key if stale,
- * reseeding if they would pass the bound); a one-time key into @key from
- * the buffer (returns 0) or by erasure of @p's key (returns the
- * generation: the key is to refill the buffer).
+ * Under @p's lock: charge @count bytes (rederive a stale key, reseed at
+ * the bound); a one-time key from the buffer (0) or by erasure of @p's
+ * (its generation: the key is to refill the buffer).
  */
 static unsigned long kchacha_rng_take_key(struct kchacha_rng *rng,
 					  struct kchacha_rng_pcpu *p,
@@ -319,8 +274,7 @@ static void kchacha_rng_refill(struct kchacha_rng *rng, u32 *key,
 	memcpy(dst, ks, len);
 	local_lock_irqsave(&rng->pcpu->lock, flags);
 	p = this_cpu_ptr(rng->pcpu);
-	if (p->pos == KCHACHA_RNG_BUF && p->generation == gen &&
-	    gen == READ_ONCE(rng->generation)) {
+	if (p->pos == KCHACHA_RNG_BUF && p->generation == gen) {
 		memcpy(p->buf + len, ks + len, sizeof(ks) - len);
 		p->pos = len;
 	}
@@ -329,10 +283,8 @@ static void kchacha_rng_refill(struct kchacha_rng *rng, u32 *key,
 }
 
 /*
- * What the buffer cannot serve: a short request refills it from a
- * one-time key; others take one per KCHACHA_RNG_KEY_BYTES piece (a key
- * not from the buffer refills it, its first 32 bytes the piece's key),
- * with additional input absorbed into each, and may reschedule between.
+ * What the buffer cannot serve: a one-time key per 64 KiB piece (one not
+ * from the buffer refills it first), additional input absorbed into each.
  */
 static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int slen, u8 *dst,
@@ -399,18 +351,12 @@ static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
 	kchacha_rng_slow(rng, src, slen, dst, dlen);
 }
 
-/**
- * kchacha_rng_generate() - random bytes, in any context
- * @rng: the instance
- * @src: additional input, mixed into this request's key; may be NULL
- * @slen: bytes of @src
- * @dst: output
- * @dlen: bytes wanted
- * Return: 0.
- */
-int kchacha_rng_generate(struct kchacha_rng *rng, const u8 *src,
-			 unsigned int slen, u8 *dst, unsigned int dlen)
+/* Random bytes, in any context; @src, additional input, may be NULL. */
+static int kchacha_rng_generate(struct crypto_rng *tfm, const u8 *src,
+				unsigned int slen, u8 *dst, unsigned int dlen)
 {
+	struct kchacha_rng *rng = crypto_rng_ctx(tfm);
+
 	if (unlikely(!dlen))
 		return 0;
 	if (unlikely(kchacha_rng_due(rng)))
@@ -419,18 +365,18 @@ int kchacha_rng_generate(struct kchacha_rng *rng, const u8 *src,
 	return 0;
 }
 
-/**
- * kchacha_rng_seed() - reseed now, mixing in @seed; may be NULL
- * @rng: the instance
- * @seed: caller's bytes
- * @slen: bytes of @seed
- * Return: 0.
- */
-int kchacha_rng_seed(struct kchacha_rng *rng, const u8 *seed,
-		     unsigned int slen)
+/* Reseed now, mixing in @seed (may be NULL); test entropy is a seed too */
+static int kchacha_rng_seed(struct crypto_rng *tfm, const u8 *seed,
+			    unsigned int slen)
 {
-	kchacha_rng_reseed(rng, seed, slen, false);
+	kchacha_rng_reseed(crypto_rng_ctx(tfm), seed, slen, false);
 	return 0;
+}
+
+static void kchacha_rng_set_ent(struct crypto_rng *tfm, const u8 *data,
+				unsigned int len)
+{
+	kchacha_rng_seed(tfm, data, len);
 }
 
 static int kchacha_rng_init(struct kchacha_rng *rng,
@@ -456,37 +402,12 @@ static void kchacha_rng_exit(struct kchacha_rng *rng)
 {
 	int cpu;
 
-	if (rng->pcpu) {
-		for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu)
+		if (rng->pcpu)
 			memzero_explicit(per_cpu_ptr(rng->pcpu, cpu),
 					 sizeof(struct kchacha_rng_pcpu));
-		free_percpu(rng->pcpu);
-	}
+	free_percpu(rng->pcpu);
 	memzero_explicit(rng, sizeof(*rng));
-}
-
-/**
- * kchacha_rng_alloc() - an instance outside the crypto API
- * @impl: the implementation
- * Return: the instance, seeded; NULL when out of memory.
- */
-struct kchacha_rng *kchacha_rng_alloc(const struct kchacha_impl *impl)
-{
-	struct kchacha_rng *rng = kzalloc(sizeof(*rng), GFP_KERNEL);
-
-	if (rng && kchacha_rng_init(rng, impl)) {
-		kfree(rng);
-		rng = NULL;
-	}
-	return rng;
-}
-
-/* kchacha_rng_free() - wipe and free an instance; @rng may be NULL */
-void kchacha_rng_free(struct kchacha_rng *rng)
-{
-	if (rng)
-		kchacha_rng_exit(rng);
-	kfree(rng);
 }
 
 /* Every instance reseeds at its next request (release: see the top). */
@@ -496,17 +417,6 @@ static void kchacha_rng_new_epoch(int stat)
 	atomic_long_inc(&kchacha_rng_stats[stat]);
 }
 
-static int kchacha_rng_vmfork(struct notifier_block *nb, unsigned long action,
-			      void *data)
-{
-	kchacha_rng_new_epoch(KC_VMFORKS);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block kchacha_rng_vmfork_nb = {
-	.notifier_call = kchacha_rng_vmfork,
-};
-
 /* Resumed (a restored image too): one CPU, irqs off, before any task. */
 static void kchacha_rng_syscore_resume(KCHACHA_SYSCORE_ARGS)
 {
@@ -515,42 +425,44 @@ static void kchacha_rng_syscore_resume(KCHACHA_SYSCORE_ARGS)
 
 KCHACHA_SYSCORE_DEFINE(kchacha_rng_syscore, kchacha_rng_syscore_resume);
 
-/* And after the kernel RNG's PM notifier (priority 0) reseeded it. */
-static int kchacha_rng_pm(struct notifier_block *nb, unsigned long action,
-			  void *data)
+/* A VM clone; a resume, after the kernel RNG's PM notifier reseeded it. */
+static int kchacha_rng_notify(struct notifier_block *nb, unsigned long action,
+			      void *data);
+static struct notifier_block kchacha_rng_vmfork_nb = {
+	.notifier_call = kchacha_rng_notify,
+};
+
+static struct notifier_block kchacha_rng_pm_nb = {
+	.notifier_call = kchacha_rng_notify,
+	.priority = -1,
+};
+
+static int kchacha_rng_notify(struct notifier_block *nb, unsigned long action,
+			      void *data)
 {
-	if (action == PM_POST_SUSPEND || action == PM_POST_HIBERNATION)
+	if (nb == &kchacha_rng_vmfork_nb)
+		kchacha_rng_new_epoch(KC_VMFORKS);
+	else if (action == PM_POST_SUSPEND || action == PM_POST_HIBERNATION)
 		kchacha_rng_new_epoch(KC_RESUMES);
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block kchacha_rng_pm_nb = {
-	.notifier_call = kchacha_rng_pm,
-	.priority = -1,
-};
-
-#ifdef CONFIG_DEBUG_FS
 static struct dentry *kchacha_rng_debugfs;
-
 static int kchacha_rng_stats_show(struct seq_file *m, void *v)
 {
-	static const char *const names[KC_NSTATS] = {
-		"reseeds", "epoch_reseeds", "ready_reseeds", "vmforks",
-		"resumes", "syscore_resumes",
-	};
-	int i;
-
-	for (i = 0; i < KC_NSTATS; i++)
-		seq_printf(m, "%s %ld\n", names[i],
-			   atomic_long_read(&kchacha_rng_stats[i]));
-	seq_printf(m, "pcpu_bytes %zu\n", sizeof(struct kchacha_rng_pcpu));
+	seq_printf(m, "reseeds %ld\nvmforks %ld\nresumes %ld\nsyscore_resumes %ld\npcpu_bytes %zu\n",
+		   atomic_long_read(&kchacha_rng_stats[KC_RESEEDS]),
+		   atomic_long_read(&kchacha_rng_stats[KC_VMFORKS]),
+		   atomic_long_read(&kchacha_rng_stats[KC_RESUMES]),
+		   atomic_long_read(&kchacha_rng_stats[KC_SYSCORE_RESUMES]),
+		   sizeof(struct kchacha_rng_pcpu));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kchacha_rng_stats);
-#endif
 
 /**
- * kchacha_rng_init_module() - notifiers, syscore hook, debugfs kchacha/rng
+ * kchacha_rng_init_module() - notifiers, syscore hook, debugfs kchacha/rng;
+ *	kchacha_rng_exit_module() undoes it
  * Return: 0 or a negative errno.
  */
 int kchacha_rng_init_module(void)
@@ -565,20 +477,15 @@ int kchacha_rng_init_module(void)
 		return err;
 	}
 	kchacha_register_syscore(&kchacha_rng_syscore);
-#ifdef CONFIG_DEBUG_FS
 	kchacha_rng_debugfs = debugfs_create_dir("kchacha", NULL);
 	debugfs_create_file("rng", 0444, kchacha_rng_debugfs, NULL,
 			    &kchacha_rng_stats_fops);
-#endif
 	return 0;
 }
 
-/* kchacha_rng_exit_module() - undo kchacha_rng_init_module() */
 void kchacha_rng_exit_module(void)
 {
-#ifdef CONFIG_DEBUG_FS
 	debugfs_remove_recursive(kchacha_rng_debugfs);
-#endif
 	kchacha_unregister_syscore(&kchacha_rng_syscore);
 	unregister_pm_notifier(&kchacha_rng_pm_nb);
 	unregister_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
@@ -595,26 +502,6 @@ static int kchacha_rng_init_tfm(struct crypto_tfm *tfm)
 static void kchacha_rng_exit_tfm(struct crypto_tfm *tfm)
 {
 	kchacha_rng_exit(crypto_tfm_ctx(tfm));
-}
-
-static int kchacha_rng_generate_tfm(struct crypto_rng *tfm, const u8 *src,
-				    unsigned int slen, u8 *dst,
-				    unsigned int dlen)
-{
-	return kchacha_rng_generate(crypto_rng_ctx(tfm), src, slen, dst, dlen);
-}
-
-static int kchacha_rng_seed_tfm(struct crypto_rng *tfm, const u8 *seed,
-				unsigned int slen)
-{
-	return kchacha_rng_seed(crypto_rng_ctx(tfm), seed, slen);
-}
-
-/* Test entropy (ALG_SET_DRBG_ENTROPY) is a seed like any other here. */
-static void kchacha_rng_set_ent(struct crypto_rng *tfm, const u8 *data,
-				unsigned int len)
-{
-	kchacha_rng_seed(crypto_rng_ctx(tfm), data, len);
 }
 
 /**
@@ -641,8 +528,8 @@ struct rng_alg *kchacha_rng_alg_create(const struct kchacha_impl *impl,
 	alg->base.cra_module = THIS_MODULE;
 	alg->base.cra_init = kchacha_rng_init_tfm;
 	alg->base.cra_exit = kchacha_rng_exit_tfm;
-	alg->generate = kchacha_rng_generate_tfm;
-	alg->seed = kchacha_rng_seed_tfm;
+	alg->generate = kchacha_rng_generate;
+	alg->seed = kchacha_rng_seed;
 	alg->set_ent = kchacha_rng_set_ent;
 	alg->seedsize = KCHACHA_KEY_SIZE;
 	return alg;
@@ -655,42 +542,37 @@ void kchacha_rng_alg_destroy(struct rng_alg *alg)
 		kfree(container_of(alg, struct kchacha_rng_alg, alg));
 }
 
-/*
- * The self-test: an instance keyed by mix() of known bytes serves, below
- * the reseed checks and on one CPU, a script of every path (every fourth
- * request with additional input); the cascade of its output under the
- * zero key must be the known answer, for every implementation.
- */
+/* A script of every path; its output's cascade under the zero key. */
 static const u32 kchacha_rng_script[] = {
 	1, 3, 16, 32, 64, 100, 255, 256, 511, 40, 1000, 300, 480, 17,
 	13000, 70000, 2, 600,
 };
 
-static const u8 kchacha_rng_kat_digest[32] =
-	"\x71\x52\x56\x17\x87\x9d\x6c\xad\xa9\x3e\xec\x3e\x01\xe9\x94\x0e"
-	"\xf2\x15\x54\x4a\xc5\x0d\x1f\x65\x1a\x01\x3f\xf2\x63\x2a\x33\xd7";
+static const u32 kchacha_rng_kat_digest[8] = {
+	0x17565271, 0xad6c9d87, 0x3eec3ea9, 0x0e94e901,
+	0x4a5415f2, 0x651f0dc5, 0xf23f011a, 0xd7332a63,
+};
 
 /**
- * kchacha_rng_selftest() - the rng self-test of one implementation
+ * kchacha_rng_selftest() - the script on an instance of @impl keyed by
+ *	mix() of known bytes, on one CPU, below the reseed checks
  * @impl: the implementation
- * Return: 0, -EINVAL on a wrong answer, -ENOMEM.
+ * Return: 0 if its output gives the known answer, -EINVAL, -ENOMEM.
  */
 int kchacha_rng_selftest(const struct kchacha_impl *impl)
 {
-	struct kchacha_rng *rng = kchacha_rng_alloc(impl);
+	struct kchacha_rng *rng = kzalloc(sizeof(*rng), GFP_KERNEL);
 	unsigned int i, len = 0;
 	u8 in[KCHACHA_KEY_SIZE], *buf, *out;
 	u32 digest[8] = { };
-	int err = 0;
+	int err = -ENOMEM;
 
 	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++)
 		len += kchacha_rng_script[i];
-	buf = kmalloc(len, GFP_KERNEL);
-	out = buf;
-	if (!rng || !buf) {
-		err = -ENOMEM;
+	out = kmalloc(len, GFP_KERNEL);
+	buf = out;
+	if (!rng || !buf || kchacha_rng_init(rng, impl))
 		goto out;
-	}
 	for (i = 0; i < sizeof(in); i++)
 		in[i] = i * 13 + 5;
 	memset(rng->key, 0, sizeof(rng->key));
@@ -704,15 +586,15 @@ int kchacha_rng_selftest(const struct kchacha_impl *impl)
 	migrate_enable();
 	kchacha_rng_absorb(kchacha_rng_c, digest, KCHACHA_RNG_DOM_KAT, buf,
 			   len);
-	for (i = 0; i < 8; i++)
-		if (digest[i] !=
-		    get_unaligned_le32(kchacha_rng_kat_digest + 4 * i))
-			err = -EINVAL;
+	err = memcmp(digest, kchacha_rng_kat_digest, sizeof(digest)) ? -EINVAL
+								     : 0;
 	if (err)
 		pr_err("kchacha: %s: rng self-test failed: known-answer stream\n",
 		       impl->name);
 out:
 	kfree_sensitive(buf);
-	kchacha_rng_free(rng);
+	if (rng)
+		kchacha_rng_exit(rng);
+	kfree(rng);
 	return err;
 }

@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/suspend.h>
 #include <linux/syscore_ops.h>
+#include "kchacha.h"
 #include <linux/atomic.h>
 #include <stdint.h>
 
@@ -318,4 +319,29 @@ void kchacha_shim_free_percpu(void *p)
 void kchacha_shim_random_fixed_reset(void)
 {
 	kchacha_shim_random_fixed_calls = 0;
+}
+
+/*
+ * For test/bench, which does not see the shim's headers: a tfm of the
+ * stdrng of @impl, freed with its algorithm, and a request to it.
+ */
+struct crypto_rng *kchacha_shim_rng_new(const struct kchacha_impl *impl)
+{
+	struct rng_alg *alg = kchacha_rng_alg_create(impl, 0);
+
+	return alg ? kchacha_shim_alloc_rng(alg) : NULL;
+}
+
+void kchacha_shim_rng_free(struct crypto_rng *tfm)
+{
+	struct rng_alg *alg = crypto_rng_alg(tfm);
+
+	crypto_free_rng(tfm);
+	kchacha_rng_alg_destroy(alg);
+}
+
+int kchacha_shim_rng_generate(struct crypto_rng *tfm, const u8 *src,
+			      unsigned int slen, u8 *dst, unsigned int dlen)
+{
+	return crypto_rng_generate(tfm, src, slen, dst, dlen);
 }

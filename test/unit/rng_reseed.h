@@ -460,7 +460,7 @@ static void test_irqs_off(const struct kchacha_impl *impl,
 
 static bool stack_debug;
 
-static __attribute__((noinline)) void stack_paint(void)
+static noinline void stack_paint(void)
 {
 	uint8_t b[PAINT];
 
@@ -468,7 +468,7 @@ static __attribute__((noinline)) void stack_paint(void)
 	__asm__ volatile("" : : "r"(b) : "memory");
 }
 
-static __attribute__((noinline)) void stack_call(struct kchacha_rng *rng,
+static noinline void stack_call(struct crypto_rng *rng,
 						 unsigned int op,
 						 uint8_t *out, unsigned int len)
 {
@@ -482,7 +482,7 @@ static __attribute__((noinline)) void stack_call(struct kchacha_rng *rng,
 static uint8_t stack_copy[PAINT];
 
 /* What the calls left below: read before anything else runs there. */
-static __attribute__((noinline)) void stack_capture(void)
+static noinline void stack_capture(void)
 {
 	uint8_t b[PAINT];
 
@@ -527,7 +527,7 @@ static void test_stack(const struct kchacha_impl *impl)
 	};
 	static uint8_t out[70000], ref[70000];
 	unsigned long found = 0;
-	struct kchacha_rng *rng;
+	struct crypto_rng *rng;
 	struct model m;
 
 	stack_debug = getenv("KC_STACK_DEBUG");

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <crypto/rng.h>
+#include <crypto/internal/rng.h>
 #include <crypto/internal/simd.h>
 #include <asm/fpu/api.h>
 #include <linux/atomic.h>
@@ -61,6 +62,23 @@
 extern bool kchacha_shim_random_fixed, kchacha_shim_clock_fixed;
 
 static unsigned int passed, failed, skipped;
+
+/* An instance: a tfm of @impl's stdrng, rng.c's only interface. */
+static struct crypto_rng *kchacha_rng_alloc(const struct kchacha_impl *impl)
+{
+	return kchacha_shim_alloc_rng(kchacha_rng_alg_create(impl, 0));
+}
+
+static void kchacha_rng_free(struct crypto_rng *tfm)
+{
+	struct rng_alg *alg = crypto_rng_alg(tfm);
+
+	crypto_free_rng(tfm);
+	kchacha_rng_alg_destroy(alg);
+}
+
+#define kchacha_rng_generate	crypto_rng_generate
+#define kchacha_rng_seed	crypto_rng_reset
 
 static void check(bool ok, const char *impl, const char *what)
 {
@@ -527,7 +545,7 @@ extern void kchacha_shim_random_fixed_reset(void);
 static void run_fixed(const struct kchacha_impl *impl, const struct step *s,
 		      size_t n, uint8_t *out, bool scan, bool *ok)
 {
-	struct kchacha_rng *rng;
+	struct crypto_rng *rng;
 	uint8_t *ref = NULL;
 	struct model m;
 
@@ -563,7 +581,7 @@ static void run_fixed(const struct kchacha_impl *impl, const struct step *s,
 			}
 		}
 		if (scan) {
-			collect_state(rng, 128);
+			collect_state(crypto_rng_ctx(rng), crypto_rng_alg(rng)->base.cra_ctxsize);
 			if (state_leaks(out, s[i].op == SEED ? 0 : s[i].len)) {
 				if (*ok)
 					printf("step %zu: the state holds an old key or output\n",
@@ -611,7 +629,7 @@ static void test_fixed(const struct kchacha_impl *impl)
 /* What seeds and additional input change (fixed entropy). */
 static void test_mixing(const struct kchacha_impl *impl)
 {
-	struct kchacha_rng *r[4];
+	struct crypto_rng *r[4];
 	uint8_t out[4][600];
 	int i;
 

@@ -4,6 +4,7 @@
 #define _SHIM_LINUX_KERNEL_H
 #include <stdio.h>
 #include <linux/types.h>
+#include <linux/compiler.h>
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define round_down(x, y)	((x) & ~((__typeof__(x))(y) - 1))
