@@ -280,8 +280,11 @@ void kchacha_shim_kfree(const void *p, int sensitive)
 	free((void *)p);
 }
 
-void *kchacha_shim_alloc_percpu(size_t size)
+size_t kchacha_shim_percpu_align;
+
+void *kchacha_shim_alloc_percpu(size_t size, size_t align)
 {
+	kchacha_shim_percpu_align = align;
 	void *p = kchacha_shim_kmalloc((size_t)kchacha_shim_ncpus *
 				       KCHACHA_SHIM_PCPU_STRIDE, __GFP_ZERO);
 

@@ -248,9 +248,11 @@ static void test_memory(const struct kchacha_impl *impl, struct rng_alg *alg)
 	after = __atomic_load_n(&kchacha_shim_slab_bytes, __ATOMIC_RELAXED);
 	for (int i = 0; i < 1000; i++)
 		crypto_rng_get_bytes(tfm, x, 1 + i % 1000);
-	printf("%s: an instance: context %u bytes, %ld bytes per possible CPU\n",
-	       impl->name, alg->base.cra_ctxsize, per_cpu);
+	printf("%s: an instance: context %u bytes, %ld bytes per possible CPU, aligned to %zu\n",
+	       impl->name, alg->base.cra_ctxsize, per_cpu,
+	       kchacha_shim_percpu_align);
 	check(per_cpu > 0 && per_cpu % 64 == 0 && per_cpu <= PCPU_BYTES &&
+	      kchacha_shim_percpu_align >= 64 &&
 	      alg->base.cra_ctxsize <= CTX_BYTES, impl->name,
 	      "per-CPU state of its own cache lines, within the documented bound");
 	check(__atomic_load_n(&kchacha_shim_slab_bytes, __ATOMIC_RELAXED) ==
