@@ -200,7 +200,7 @@ static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 	if (!rng_is_initialized())
 		epoch |= KCHACHA_RNG_UNREADY;
 	get_random_bytes(fresh, sizeof(fresh));
-	if (!arch_get_random_seed_longs(now.seed, ARRAY_SIZE(now.seed)))
+	if (!kchacha_arch_seed(now.seed, ARRAY_SIZE(now.seed)))
 		now.seed[0] = random_get_entropy();
 	if (kchacha_rng_mix(rng, fresh, seed, slen, (const u8 *)&now,
 			    sizeof(now), epoch, if_due))

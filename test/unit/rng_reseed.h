@@ -15,7 +15,8 @@
 #define RESCHED_BYTES	65536		/* most work between cond_resched() */
 #define BATCH		BUF
 
-#include <sys/wait.h>
+/* <sys/wait.h> would pull arm64's <asm/sigcontext.h> onto the shim */
+extern pid_t waitpid(pid_t pid, int *status, int options);
 
 static unsigned long reseeds(void)
 {
