@@ -151,13 +151,5 @@ void kchacha_rng_alg_destroy(struct rng_alg *alg);
 int kchacha_rng_selftest(const struct kchacha_impl *impl);
 int kchacha_rng_init_module(void);
 void kchacha_rng_exit_module(void);
-/* An instance outside the crypto API, for the self-test, tests, benchmarks */
-struct kchacha_rng *kchacha_rng_alloc(const struct kchacha_impl *impl,
-				      bool fixed);
-void kchacha_rng_free(struct kchacha_rng *rng);
-int kchacha_rng_generate(struct kchacha_rng *rng, const u8 *src,
-			 unsigned int slen, u8 *dst, unsigned int dlen);
-int kchacha_rng_seed(struct kchacha_rng *rng, const u8 *seed,
-		     unsigned int slen);
 
 #endif /* _KCHACHA_H */

@@ -34,6 +34,11 @@
  *   and x86's entry points are unchanged (32-bit ARM's scoped_ksimd() is
  *   the same two calls without arguments).
  * - X86_FEATURE_PREFER_YMM is defined: kchacha_zmm_lowers_clock().
+ * - syscore_ops callbacks take a context pointer and are registered in a
+ *   struct syscore with register_syscore() (6.19): KCHACHA_SYSCORE_*
+ *   below, by the header's contents (Kbuild looks).
+ * - <linux/random.h> no longer includes <asm/archrandom.h>:
+ *   kchacha_arch_seed() below.
  * - The skcipher walk's src.virt.addr is const, which kchacha only reads;
  *   skcipher_walk_virt()/skcipher_walk_done(), rng_alg and the limits
  *   crypto_register_skcipher()/crypto_register_rng() check, and
@@ -85,6 +90,45 @@ static inline void kchacha_wait_tested(const struct crypto_alg *alg)
 	while (refcount_read(&alg->cra_refcnt) > 1 && time_before(jiffies, end))
 		usleep_range(1000, 2000);
 }
+#endif
+
+#ifndef KCHACHA_USERSPACE
+#include <linux/syscore_ops.h>
+#endif
+
+/*
+ * A syscore resume callback on every kernel:
+ *
+ *	static void fn(KCHACHA_SYSCORE_ARGS) { ... }
+ *	KCHACHA_SYSCORE_DEFINE(name, fn);
+ *	kchacha_register_syscore(&name); kchacha_unregister_syscore(&name);
+ */
+#ifdef KCHACHA_HAVE_REGISTER_SYSCORE
+#define KCHACHA_SYSCORE_ARGS	void *data
+#define KCHACHA_SYSCORE_DEFINE(name, fn)				\
+	static const struct syscore_ops name##_ops = { .resume = fn };	\
+	static struct syscore name = { .ops = &name##_ops }
+#define kchacha_register_syscore(s)	register_syscore(s)
+#define kchacha_unregister_syscore(s)	unregister_syscore(s)
+#else
+#define KCHACHA_SYSCORE_ARGS	void
+#define KCHACHA_SYSCORE_DEFINE(name, fn)				\
+	static struct syscore_ops name = { .resume = fn }
+#define kchacha_register_syscore(s)	register_syscore_ops(s)
+#define kchacha_unregister_syscore(s)	unregister_syscore_ops(s)
+#endif
+
+/*
+ * arch_get_random_seed_longs() for a module: 7.x's <linux/random.h> no
+ * longer includes <asm/archrandom.h>, and arm64's reads
+ * smccc_trng_available, which is not exported to modules (6.1: modpost
+ * fails), so x86's RDSEED only; elsewhere none (as on a CPU without one).
+ */
+#if defined(CONFIG_X86) && !defined(KCHACHA_USERSPACE)
+#include <asm/archrandom.h>
+#define kchacha_arch_seed(v, n)		arch_get_random_seed_longs(v, n)
+#else
+#define kchacha_arch_seed(v, n)		((void)(v), (size_t)0 * (n))
 #endif
 
 #include <linux/string.h>

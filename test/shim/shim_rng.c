@@ -22,8 +22,12 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/suspend.h>
+#include <linux/syscore_ops.h>
+#include "kchacha.h"
+#include <linux/atomic.h>
+#include <stdint.h>
 
-unsigned long kchacha_shim_jiffies_now;
+uint64_t kchacha_shim_jiffies_now;
 bool kchacha_shim_rng_ready = true;
 struct notifier_block *kchacha_shim_vmfork_nb;
 struct notifier_block *kchacha_shim_pm_nb;
@@ -39,13 +43,22 @@ bool kchacha_shim_kmalloc_fail;
 void (*kchacha_shim_kmalloc_hook)(void);
 unsigned long kchacha_shim_plain_dirty_frees;
 static pthread_mutex_t kchacha_shim_slab_lock = PTHREAD_MUTEX_INITIALIZER;
-unsigned long kchacha_shim_jiffies_offset;
+uint64_t kchacha_shim_jiffies_offset;
 bool kchacha_shim_jiffies_frozen;
 unsigned long kchacha_shim_random_calls;
 void (*kchacha_shim_random_hook)(void);
 unsigned long kchacha_shim_dirty_frees;
 int kchacha_shim_force_cpu = -1;
 __thread int kchacha_shim_thread_cpu = -1;
+__thread int kchacha_shim_local_cpu = -1;
+__thread int kchacha_shim_migrate_saved = -1;
+__thread unsigned long kchacha_shim_acquires, kchacha_shim_releases;
+unsigned long kchacha_shim_random_unordered;
+struct syscore_ops *kchacha_shim_syscore;
+long kchacha_shim_percpu_bytes;
+bool kchacha_shim_random_fixed;
+bool kchacha_shim_clock_fixed;
+static unsigned long kchacha_shim_random_fixed_calls;
 
 void get_random_bytes(void *buf, size_t len)
 {
@@ -56,6 +69,18 @@ void get_random_bytes(void *buf, size_t len)
 	if (hook)
 		hook();
 	__atomic_fetch_add(&kchacha_shim_random_calls, 1, __ATOMIC_RELAXED);
+	if (!kchacha_shim_acquires)
+		__atomic_fetch_add(&kchacha_shim_random_unordered, 1,
+				   __ATOMIC_RELAXED);
+	kchacha_shim_acquires = 0;
+	if (__atomic_load_n(&kchacha_shim_random_fixed, __ATOMIC_RELAXED)) {
+		/* a fixed stream: call n gives n * 0x3b + i, i = 0.. */
+		unsigned long n = kchacha_shim_random_fixed_calls++;
+
+		for (size_t i = 0; i < len; i++)
+			p[i] = n * 0x3b + i;
+		return;
+	}
 	while (len) {
 		ssize_t n = getrandom(p, len, 0);
 
@@ -90,14 +115,13 @@ unsigned int kchacha_shim_cpu_slow(void)
 }
 
 /* The tick: jiffies from the coarse monotonic clock, HZ times a second. */
-static unsigned long kchacha_shim_clock(void)
+static uint64_t kchacha_shim_clock(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	/* never 0, which means "not started" */
-	return (unsigned long)ts.tv_sec * HZ + ts.tv_nsec / (1000000000 / HZ) +
-	       1;
+	return (uint64_t)ts.tv_sec * HZ + ts.tv_nsec / (1000000000 / HZ) + 1;
 }
 
 static void *kchacha_shim_tick(void *arg)
@@ -182,10 +206,11 @@ int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
 	int err;
 
 	if (!seed && slen) {
-		buf = malloc(slen);
+		buf = calloc(1, slen);
 		if (!buf)
 			return -ENOMEM;
-		get_random_bytes(buf, slen);
+		if (getrandom(buf, slen, 0) < 0)
+			abort();
 		seed = buf;
 	}
 	err = crypto_rng_alg(tfm)->seed(tfm, seed, slen);
@@ -253,4 +278,73 @@ void kchacha_shim_kfree(const void *p, int sensitive)
 	if (i == KCHACHA_SHIM_MAX_SLAB)
 		abort();
 	free((void *)p);
+}
+
+size_t kchacha_shim_percpu_align;
+
+void *kchacha_shim_alloc_percpu(size_t size, size_t align)
+{
+	kchacha_shim_percpu_align = align;
+	void *p = kchacha_shim_kmalloc((size_t)kchacha_shim_ncpus *
+				       KCHACHA_SHIM_PCPU_STRIDE, __GFP_ZERO);
+
+	if (p)
+		__atomic_fetch_add(&kchacha_shim_percpu_bytes,
+				   (long)(size * kchacha_shim_ncpus),
+				   __ATOMIC_RELAXED);
+	/* the size is kept in the unused tail of CPU 0's copy */
+	if (p)
+		memcpy((char *)p + KCHACHA_SHIM_PCPU_STRIDE - sizeof(size), &size,
+		       sizeof(size));
+	return p;
+}
+
+void kchacha_shim_free_percpu(void *p)
+{
+	size_t size;
+
+	if (!p)
+		return;
+	memcpy(&size, (char *)p + KCHACHA_SHIM_PCPU_STRIDE - sizeof(size),
+	       sizeof(size));
+	memset((char *)p + KCHACHA_SHIM_PCPU_STRIDE - sizeof(size), 0,
+	       sizeof(size));
+	__atomic_fetch_sub(&kchacha_shim_percpu_bytes,
+			   (long)(size * kchacha_shim_ncpus), __ATOMIC_RELAXED);
+	if (!kchacha_shim_all_zero(p, (size_t)kchacha_shim_ncpus *
+				   KCHACHA_SHIM_PCPU_STRIDE))
+		__atomic_fetch_add(&kchacha_shim_dirty_frees, 1,
+				   __ATOMIC_RELAXED);
+	kchacha_shim_kfree(p, 1);
+}
+
+/* The fixed stream starts again from call 0. */
+void kchacha_shim_random_fixed_reset(void)
+{
+	kchacha_shim_random_fixed_calls = 0;
+}
+
+/*
+ * For test/bench, which does not see the shim's headers: a tfm of the
+ * stdrng of @impl, freed with its algorithm, and a request to it.
+ */
+struct crypto_rng *kchacha_shim_rng_new(const struct kchacha_impl *impl)
+{
+	struct rng_alg *alg = kchacha_rng_alg_create(impl, 0);
+
+	return alg ? kchacha_shim_alloc_rng(alg) : NULL;
+}
+
+void kchacha_shim_rng_free(struct crypto_rng *tfm)
+{
+	struct rng_alg *alg = crypto_rng_alg(tfm);
+
+	crypto_free_rng(tfm);
+	kchacha_rng_alg_destroy(alg);
+}
+
+int kchacha_shim_rng_generate(struct crypto_rng *tfm, const u8 *src,
+			      unsigned int slen, u8 *dst, unsigned int dlen)
+{
+	return crypto_rng_generate(tfm, src, slen, dst, dlen);
 }

@@ -278,12 +278,12 @@ extern bool kchacha_shim_kmalloc_fail;
 
 static const struct kchacha_impl *rng_broken_base;
 
-/* one byte wrong in every batch the rng refills */
+/* one byte wrong in every refill of an rng CPU buffer (512 bytes) */
 static void rng_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 			   unsigned int len, int nrounds)
 {
 	rng_broken_base->xor(state, dst, src, len, nrounds);
-	if (len == 2048)
+	if (len == 512)
 		dst[100] ^= 1;
 }
 
@@ -386,7 +386,7 @@ static void test_selftest_fails(const struct kchacha_impl *impl)
 	check(err == -ENOMEM, impl->name, "the self-test without memory: -ENOMEM",
 	      0);
 
-	/* and the rng's self-test, on a copy whose batches have a byte wrong */
+	/* and the rng's self-test, on a copy whose refills have a byte wrong */
 	rng_broken_base = impl;
 	copy.xor = rng_broken_xor;
 	err = selftest_logged(&copy, -2, log, sizeof(log));

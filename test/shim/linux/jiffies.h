@@ -9,14 +9,15 @@
 #ifndef _SHIM_LINUX_JIFFIES_H
 #define _SHIM_LINUX_JIFFIES_H
 #define HZ			250
-extern unsigned long kchacha_shim_jiffies_now;
-extern unsigned long kchacha_shim_jiffies_offset;
+#include <stdint.h>
+extern uint64_t kchacha_shim_jiffies_now;
+extern uint64_t kchacha_shim_jiffies_offset;
 extern bool kchacha_shim_jiffies_frozen;
 void kchacha_shim_jiffies_start(void);
 
-static inline unsigned long kchacha_shim_jiffies(void)
+static inline uint64_t kchacha_shim_jiffies(void)
 {
-	unsigned long j = __atomic_load_n(&kchacha_shim_jiffies_now,
+	uint64_t j = __atomic_load_n(&kchacha_shim_jiffies_now,
 					  __ATOMIC_RELAXED);
 
 	if (__builtin_expect(!j, 0)) {
@@ -28,7 +29,10 @@ static inline unsigned long kchacha_shim_jiffies(void)
 				   __ATOMIC_RELAXED);
 }
 
-#define jiffies			kchacha_shim_jiffies()
+/* jiffies is the low bits of jiffies_64, as in the kernel */
+#define jiffies			((unsigned long)kchacha_shim_jiffies())
+#define get_jiffies_64()	kchacha_shim_jiffies()
+#define time_after64(a, b)	((int64_t)((b) - (a)) < 0)
 #define MAX_JIFFY_OFFSET	((long)(~0UL >> 2) - 1)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 #define time_before(a, b)	time_after(b, a)

@@ -11,6 +11,7 @@
 #endif
 #define rounddown(x, y)		((x) - ((x) % (y)))
 #define msleep(ms)		usleep((ms) * 1000)
+#include <linux/compiler.h>
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define round_down(x, y)	((x) & ~((__typeof__(x))(y) - 1))

@@ -23,10 +23,13 @@ extern int kchacha_shim_force_cpu;
 extern __thread int kchacha_shim_thread_cpu;
 extern unsigned int kchacha_shim_ncpus;
 
+extern __thread int kchacha_shim_local_cpu;
 unsigned int kchacha_shim_cpu_slow(void);
 
 static inline unsigned int kchacha_shim_cpu(void)
 {
+	if (kchacha_shim_local_cpu >= 0)
+		return kchacha_shim_local_cpu;
 #ifdef KCHACHA_SHIM_RSEQ_CPU_ID
 	if (kchacha_shim_force_cpu < 0 && kchacha_shim_thread_cpu < 0 &&
 	    __rseq_size) {
@@ -42,4 +45,32 @@ static inline unsigned int kchacha_shim_cpu(void)
 }
 
 #define nr_cpu_ids		kchacha_shim_ncpus
+
+/*
+ * Per-CPU memory: the copies lie KCHACHA_SHIM_PCPU_STRIDE bytes apart in
+ * one kmalloc region (so that per_cpu_ptr() works on a pointer to any
+ * member), zeroed; kchacha_shim_percpu_bytes counts what was asked for,
+ * size times the CPUs, while it lives.  free_percpu() is a plain kfree():
+ * memory not wiped first counts in kchacha_shim_plain_dirty_frees.
+ */
+#define KCHACHA_SHIM_PCPU_STRIDE	4096
+#define __percpu
+extern long kchacha_shim_percpu_bytes;
+/* the alignment of the last type allocated, as the kernel gives it */
+extern size_t kchacha_shim_percpu_align;
+void *kchacha_shim_alloc_percpu(size_t size, size_t align);
+void kchacha_shim_free_percpu(void *p);
+#define alloc_percpu_gfp(type, gfp)					\
+	((type *)kchacha_shim_alloc_percpu(				\
+		sizeof(type) + 0 * sizeof(char[sizeof(type) <=		\
+					KCHACHA_SHIM_PCPU_STRIDE ? 1 : -1]), \
+		__alignof__(type)))
+#define alloc_percpu(type)	alloc_percpu_gfp(type, 0)
+#define free_percpu(p)		kchacha_shim_free_percpu(p)
+#define per_cpu_ptr(p, cpu)						\
+	((__typeof__(p))((char *)(p) +					\
+			 (size_t)(cpu) * KCHACHA_SHIM_PCPU_STRIDE))
+#define this_cpu_ptr(p)		per_cpu_ptr(p, kchacha_shim_cpu())
+#define for_each_possible_cpu(cpu)					\
+	for ((cpu) = 0; (cpu) < (int)kchacha_shim_ncpus; (cpu)++)
 #endif

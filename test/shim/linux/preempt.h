@@ -1,3 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* User-space shim for <linux/preempt.h>: see linux/sched.h. */
+/*
+ * User-space shim for <linux/preempt.h>: see linux/sched.h; and
+ * migrate_disable(), which keeps the thread on the CPU it is on (the
+ * thread's own CPU of linux/percpu.h) until migrate_enable().
+ */
+#ifndef _SHIM_LINUX_PREEMPT_H
+#define _SHIM_LINUX_PREEMPT_H
 #include <linux/sched.h>
+#include <linux/percpu.h>
+
+extern __thread int kchacha_shim_migrate_saved;
+
+static inline void migrate_disable(void)
+{
+	kchacha_shim_migrate_saved = kchacha_shim_thread_cpu;
+	kchacha_shim_thread_cpu = kchacha_shim_cpu();
+}
+
+static inline void migrate_enable(void)
+{
+	kchacha_shim_thread_cpu = kchacha_shim_migrate_saved;
+}
+#endif

@@ -19,6 +19,20 @@ extern struct notifier_block *kchacha_shim_vmfork_nb;
 extern void (*kchacha_shim_random_hook)(void);
 void get_random_bytes(void *buf, size_t len);
 
+/*
+ * get_random_bytes() calls not preceded, in their thread, by an acquire
+ * read of an atomic since the previous call (see linux/atomic.h).
+ */
+extern unsigned long kchacha_shim_random_unordered;
+
+/* No arch seed in user space, as on CPUs without one. */
+static inline size_t arch_get_random_seed_longs(unsigned long *v, size_t n)
+{
+	(void)v;
+	(void)n;
+	return 0;
+}
+
 /* getrandom(2) blocks until the kernel's pool is initialized. */
 static inline bool rng_is_initialized(void)
 {

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Sourced by init.sh, kchacha loaded: a real suspend to RAM (ACPI S3,
 # "deep"), woken by the RTC's alarm 2 s later, must make an rng instance
-# made before it reseed at its next request, and only then (kchacha's PM
-# notifier; the counters of /sys/kernel/debug/kchacha/rng show it).
+# made before it reseed at its next request, and only then; kchacha's
+# syscore resume hook and its PM notifier must each have run once (the
+# counters of /sys/kernel/debug/kchacha/rng show it).
 # Not suspend to idle: QEMU acts on a wake-up (the RTC alarm's, or the
 # monitor's system_wakeup) only while the machine is in S3, and nothing
 # else ends an s2idle here (a 6.1 guest stays in it until the timeout).

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * User-space shim for <linux/local_lock.h>: a per-CPU lock, as on
+ * PREEMPT_RT a real lock, because here nothing pins a thread to its CPU.
+ * Between local_lock_irqsave() and local_unlock_irqrestore() the thread
+ * stays on the CPU it locked (this_cpu_ptr() sees that one) and counts as
+ * having "interrupts off" (kchacha_shim_irqs_off, see linux/spinlock.h).
+ */
+#ifndef _SHIM_LINUX_LOCAL_LOCK_H
+#define _SHIM_LINUX_LOCAL_LOCK_H
+#include <stdlib.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+
+typedef struct {
+	spinlock_t l;
+} local_lock_t;
+
+#define local_lock_init(lock)	spin_lock_init(&(lock)->l)
+
+#define local_lock_irqsave(lock, flags)					\
+	do {								\
+		unsigned int kchacha_cpu__ = kchacha_shim_cpu();	\
+									\
+		if (kchacha_shim_local_cpu >= 0)			\
+			abort();	/* never nested */		\
+		(flags) = kchacha_cpu__;				\
+		kchacha_shim_spin_lock(&per_cpu_ptr(lock, kchacha_cpu__)->l); \
+		kchacha_shim_local_cpu = kchacha_cpu__;			\
+		kchacha_shim_irqs_off++;				\
+	} while (0)
+
+#define local_unlock_irqrestore(lock, flags)				\
+	do {								\
+		if (kchacha_shim_local_cpu != (int)(flags))		\
+			abort();					\
+		kchacha_shim_irqs_off--;				\
+		kchacha_shim_local_cpu = -1;				\
+		kchacha_shim_spin_unlock(&per_cpu_ptr(lock, (flags))->l); \
+	} while (0)
+#endif
