@@ -105,7 +105,7 @@ static bool kchacha_slow;
 static int prefer_ymm = -1;
 module_param(prefer_ymm, int, 0444);
 MODULE_PARM_DESC(prefer_ymm,
-		 "Rank avx512vl first, avx512 below avx2: 1 yes, 0 no, -1 (default) by the CPU");
+		 "avx512vl first, avx512 below avx2: 1 yes, 0 no, -1 (default) by CPU");
 
 static void kchacha_resolve_rule(void)
 {
