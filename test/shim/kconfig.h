@@ -19,15 +19,4 @@
 #endif
 #define KCHACHA_USERSPACE 1
 
-#ifndef __ASSEMBLER__
-/* rng.c's test hook: kchacha_shim_rng_hook, if a test set it, runs there */
-struct kchacha_rng;
-extern void (*kchacha_shim_rng_hook)(struct kchacha_rng *rng,
-				     const char *where);
-#define kchacha_rng_hook(rng, where)					\
-	do {								\
-		if (__builtin_expect(kchacha_shim_rng_hook != 0, 0))	\
-			kchacha_shim_rng_hook(rng, where);		\
-	} while (0)
-#endif
 #endif

@@ -31,7 +31,6 @@ uint64_t kchacha_shim_jiffies_now;
 bool kchacha_shim_rng_ready = true;
 struct notifier_block *kchacha_shim_vmfork_nb;
 struct notifier_block *kchacha_shim_pm_nb;
-void (*kchacha_shim_rng_hook)(struct kchacha_rng *rng, const char *where);
 __thread bool kchacha_shim_hardirq;
 __thread unsigned long kchacha_shim_resched;
 __thread bool kchacha_shim_preemptible = true;
