@@ -507,13 +507,12 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
 	jmp		.Ldone
 	/*
-	 * fewer than two blocks: a whole first one straight out, what is
-	 * left of the second through the buffer
+	 * 65 to 127 bytes (one block or less went the xmm way): the whole
+	 * first block straight out, what is left of the second through the
+	 * buffer
 	 */
 .Lh2_partial:
 	mov		$(FRAME / 32), %r11d
-	cmp		$64, LEN
-	jb		.Lh2_buffer
 	vperm2i128	$0x20, %ymm1, %ymm0, %ymm8
 	vperm2i128	$0x20, %ymm3, %ymm2, %ymm9
 	out32		0, %ymm8, 0
@@ -521,14 +520,10 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	add		$64, SRC
 	add		$64, DST
 	sub		$64, LEN
-	jz		.Ldone
 	vperm2i128	$0x31, %ymm1, %ymm0, %ymm8
 	vperm2i128	$0x31, %ymm3, %ymm2, %ymm9
 	out32		1, %ymm8, 0
 	out32		1, %ymm9, 32
-	jmp		.Ltail
-.Lh2_buffer:
-	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
 
 	/* XOR the LEN bytes left with the keystream buffer at the frame base */
 .Ltail:
