@@ -11,6 +11,7 @@ __thread int kchacha_shim_in_simd;
 __thread int kchacha_shim_irqs_off;
 __thread int kchacha_shim_bh_off;
 __thread unsigned long kchacha_shim_locks;
+void (*kchacha_shim_local_lock_hook)(void);
 unsigned long kchacha_shim_simd_irqs_off;
 
 #ifdef __x86_64__

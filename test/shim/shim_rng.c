@@ -46,6 +46,7 @@ uint64_t kchacha_shim_jiffies_offset;
 bool kchacha_shim_jiffies_frozen;
 unsigned long kchacha_shim_random_calls;
 void (*kchacha_shim_random_hook)(void);
+void (*kchacha_shim_random_source)(void *buf, size_t len);
 unsigned long kchacha_shim_dirty_frees;
 int kchacha_shim_force_cpu = -1;
 __thread int kchacha_shim_thread_cpu = -1;
@@ -63,6 +64,7 @@ void get_random_bytes(void *buf, size_t len)
 {
 	void (*hook)(void) = __atomic_exchange_n(&kchacha_shim_random_hook, NULL,
 						__ATOMIC_ACQ_REL);
+	void (*source)(void *buf, size_t len);
 	unsigned char *p = buf;
 
 	if (hook)
@@ -72,6 +74,11 @@ void get_random_bytes(void *buf, size_t len)
 		__atomic_fetch_add(&kchacha_shim_random_unordered, 1,
 				   __ATOMIC_RELAXED);
 	kchacha_shim_acquires = 0;
+	source = __atomic_load_n(&kchacha_shim_random_source, __ATOMIC_ACQUIRE);
+	if (source) {
+		source(buf, len);
+		return;
+	}
 	if (__atomic_load_n(&kchacha_shim_random_fixed, __ATOMIC_RELAXED)) {
 		/* a fixed stream: call n gives n * 0x3b + i, i = 0.. */
 		unsigned long n = kchacha_shim_random_fixed_calls++;

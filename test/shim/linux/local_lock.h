@@ -5,6 +5,9 @@
  * Between local_lock_irqsave() and local_unlock_irqrestore() the thread
  * stays on the CPU it locked (this_cpu_ptr() sees that one) and counts as
  * having "interrupts off" (kchacha_shim_irqs_off, see linux/spinlock.h).
+ * A test may set kchacha_shim_local_lock_hook, which every
+ * local_lock_irqsave() calls first, in the caller's thread, before it
+ * takes the lock: a point at which the caller may wait for another thread.
  */
 #ifndef _SHIM_LINUX_LOCAL_LOCK_H
 #define _SHIM_LINUX_LOCAL_LOCK_H
@@ -16,12 +19,19 @@ typedef struct {
 	spinlock_t l;
 } local_lock_t;
 
+extern void (*kchacha_shim_local_lock_hook)(void);
+
 #define local_lock_init(lock)	spin_lock_init(&(lock)->l)
 
 #define local_lock_irqsave(lock, flags)					\
 	do {								\
-		unsigned int kchacha_cpu__ = kchacha_shim_cpu();	\
+		void (*kchacha_hook__)(void) = __atomic_load_n(	\
+			&kchacha_shim_local_lock_hook, __ATOMIC_ACQUIRE); \
+		unsigned int kchacha_cpu__;				\
 									\
+		if (kchacha_hook__)					\
+			kchacha_hook__();				\
+		kchacha_cpu__ = kchacha_shim_cpu();			\
 		if (kchacha_shim_local_cpu >= 0)			\
 			abort();	/* never nested */		\
 		(flags) = kchacha_cpu__;				\

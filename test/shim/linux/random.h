@@ -17,6 +17,12 @@ extern unsigned long kchacha_shim_random_calls;
 extern bool kchacha_shim_rng_ready;
 extern struct notifier_block *kchacha_shim_vmfork_nb;
 extern void (*kchacha_shim_random_hook)(void);
+/*
+ * Set by a test: what every get_random_bytes() returns, made by this
+ * function in the caller's thread (a tagged stream; a point at which the
+ * caller may wait for another thread).
+ */
+extern void (*kchacha_shim_random_source)(void *buf, size_t len);
 void get_random_bytes(void *buf, size_t len);
 
 /*
