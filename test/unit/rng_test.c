@@ -16,6 +16,8 @@
  *    every instance wiped when freed;
  *  - four threads sharing one tfm never get the same 16 bytes;
  *  - rng_reseed.h: the reseed rules (issues 14, 19, 27);
+ *  - rng_race.h: reseeds racing on two CPUs, forced at the shim's
+ *    interception points, outputs traced to the seeds they came from;
  *  - 64 MiB of output pass rngtest's FIPS 140-2 tests and a byte
  *    chi-square test.
  * Prints "rng: N passed, N failed"; exits non-zero on a failure.  With
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <crypto/rng.h>
@@ -35,6 +38,7 @@
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/local_lock.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -783,6 +787,7 @@ static int cmp16(const void *a, const void *b)
 }
 
 #include "test/unit/rng_reseed.h"
+#include "test/unit/rng_race.h"
 
 /* ---- threads ---- */
 
@@ -972,6 +977,7 @@ int main(int argc, char **argv)
 		test_mixing(impl);
 		test_api(impl, alg);
 		test_issue27(impl, alg);
+		test_race(impl, alg);
 		test_threads(impl, alg, false);
 		test_threads(impl, alg, true);
 		kchacha_rng_alg_destroy(alg);
