@@ -9,9 +9,11 @@
  */
 #include <crypto/internal/rng.h>
 #include <crypto/internal/skcipher.h>
+#include <linux/jiffies.h>
 #include <linux/kmod.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -311,20 +313,6 @@ static int kchacha_register_rng(struct rng_alg *alg)
 	return crypto_register_rng(alg);
 }
 
-/*
- * Before a failed registration unregisters what it had just registered:
- * let the crypto manager finish testing it (see kchacha_wait_tested()).
- */
-static void kchacha_wait_drv_tested(const struct kchacha_drv *drv)
-{
-	unsigned int i;
-
-	for (i = 0; i < drv->nskc; i++)
-		kchacha_wait_tested(&drv->skc[i].alg.base);
-	if (drv->rng)
-		kchacha_wait_tested(&drv->rng->base);
-}
-
 /* Unregisters what is registered of one implementation's drivers. */
 static void kchacha_unregister_drv(struct kchacha_drv *drv)
 {
@@ -337,15 +325,102 @@ static void kchacha_unregister_drv(struct kchacha_drv *drv)
 		crypto_unregister_skcipher(&drv->skc[--drv->nskc].alg);
 }
 
-/* Is none of @drv's registered drivers held by anyone but the API? */
-static bool kchacha_drv_unused(const struct kchacha_drv *drv)
+/* @drv's registered drivers, the @i-th of them; NULL past the last. */
+static struct crypto_alg *kchacha_drv_alg(struct kchacha_drv *drv,
+					  unsigned int i)
 {
+	if (i < drv->nskc)
+		return &drv->skc[i].alg.base;
+	return i == drv->nskc && drv->rng ? &drv->rng->base : NULL;
+}
+
+/*
+ * Before a failed registration unregisters what it had just registered:
+ * let the crypto manager finish testing it (see kchacha_wait_tested()),
+ * its reference gone by @end.
+ */
+static void kchacha_wait_drv_tested(struct kchacha_drv *drv, unsigned long end)
+{
+	struct crypto_alg *alg;
 	unsigned int i;
 
-	for (i = 0; i < drv->nskc; i++)
-		if (refcount_read(&drv->skc[i].alg.base.cra_refcnt) != 1)
+	for (i = 0; (alg = kchacha_drv_alg(drv, i)); i++)
+		kchacha_wait_tested(alg, end);
+}
+
+static bool kchacha_alg_held(const struct crypto_alg *alg)
+{
+	return refcount_read(&alg->cra_refcnt) != 1;
+}
+
+/* Is none of @drv's registered drivers held by anyone but the API? */
+static bool kchacha_drv_unused(struct kchacha_drv *drv)
+{
+	const struct crypto_alg *alg;
+	unsigned int i;
+
+	for (i = 0; (alg = kchacha_drv_alg(drv, i)); i++)
+		if (kchacha_alg_held(alg))
 			return false;
-	return !drv->rng || refcount_read(&drv->rng->base.cra_refcnt) == 1;
+	return true;
+}
+
+/*
+ * How long a failing load waits for the users of the C core's drivers to
+ * let go, well below the hung-task timeout (120 s by default), and how
+ * often it looks.
+ */
+#define KCHACHA_RETIRE_WAIT_MS	5000
+#define KCHACHA_RETIRE_POLL_MS	20
+
+/*
+ * The kernel log of a failing load, a line per driver of @drv still held:
+ * that the load waits for its users (@waiting), or that it gave up.
+ */
+static void kchacha_log_held(struct kchacha_drv *drv, bool waiting)
+{
+	const struct crypto_alg *alg;
+	unsigned int i;
+
+	for (i = 0; (alg = kchacha_drv_alg(drv, i)); i++) {
+		if (!kchacha_alg_held(alg))
+			continue;
+		if (waiting)
+			pr_warn("kchacha: %s: registration failed; %s is in use: waiting up to %u ms for it to be let go\n",
+				drv->impl->name, alg->cra_driver_name,
+				KCHACHA_RETIRE_WAIT_MS);
+		else
+			pr_err("kchacha: %s: registration failed; %s still held: the module stays loaded with no drivers until rmmod\n",
+			       drv->impl->name, alg->cra_driver_name);
+	}
+}
+
+/*
+ * Waits until no user holds @drv's drivers, for KCHACHA_RETIRE_WAIT_MS at
+ * most and not past a fatal signal (a killed modprobe returns at once).
+ * The sleep is killable: no D state that SIGKILL cannot end, no hung-task
+ * warning.  The kernel log names the drivers still held after the first
+ * sleep (before it, the crypto manager's test may still hold them for a
+ * moment, 6.12 on).  Returns whether they were let go.
+ */
+static bool kchacha_wait_unused(struct kchacha_drv *drv)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(KCHACHA_RETIRE_WAIT_MS);
+	unsigned int sleeps;
+
+	for (sleeps = 0; !kchacha_drv_unused(drv); sleeps++) {
+		if (fatal_signal_pending(current)) {
+			pr_err("kchacha: %s: the wait for its drivers' users ended by a fatal signal\n",
+			       drv->impl->name);
+			return false;
+		}
+		if (time_after(jiffies, end))
+			return false;
+		if (sleeps == 1)
+			kchacha_log_held(drv, true);
+		schedule_timeout_killable(msecs_to_jiffies(KCHACHA_RETIRE_POLL_MS));
+	}
+	return true;
 }
 
 /*
@@ -354,9 +429,10 @@ static bool kchacha_drv_unused(const struct kchacha_drv *drv)
  * try_module_get()), and crypto_unregister_alg() of a held algorithm
  * warns and leaves it half removed.  So, once the crypto manager is done
  * with them, the drivers are marked dying under crypto_alg_sem, which
- * lookups skip, and only then, when nobody holds them, unregistered: at
- * once with @wait (the load is failing; a tfm must not outlive the
- * module), else now if unused or at rmmod, hidden until then.  Returns
+ * lookups skip, and only then, when nobody holds them, unregistered: with
+ * @wait (the load is failing) once their users let go, within
+ * KCHACHA_RETIRE_WAIT_MS (kchacha_wait_unused()), else now if unused;
+ * drivers still held stay registered, hidden, until rmmod.  Returns
  * whether they are unregistered.
  *
  * Why crypto-internal state and a wait.  The API has no "unregister
@@ -371,51 +447,67 @@ static bool kchacha_drv_unused(const struct kchacha_drv *drv)
  * behind: do_init_module() frees the module without looking at its
  * count, so the tfm would run freed code.  Only the C core's failure
  * fails the load, when its drivers alone are registered, and then the
- * load waits until their users let go.  Without the mark and the wait,
- * registration would have to stop being all or nothing: a driver that
- * failed would simply be missing and the load would never fail after
- * its first registration.  One window stays: crypto_user's
- * CRYPTO_MSG_GETALG takes a passing reference even on a dying
- * algorithm, so a root query between the check below and the
- * unregistration still warns.
+ * load waits, bounded, for their users to let go.  If they do not (an
+ * AF_ALG socket may stay bound for as long as its owner likes), or the
+ * loading task is killed, the load succeeds instead, with no driver
+ * reachable: the held ones stay dying until rmmod, which the holders'
+ * module references refuse until they let go, and kchacha_mod_exit()
+ * unregisters them.  Without the mark and the wait, registration would
+ * have to stop being all or nothing: a driver that failed would simply
+ * be missing and the load would never fail after its first
+ * registration.  One window stays: crypto_user's CRYPTO_MSG_GETALG takes
+ * a passing reference even on a dying algorithm, so a root query between
+ * the check below and the unregistration still warns.
  */
 static bool kchacha_retire_drv(struct kchacha_drv *drv, bool wait)
 {
 	unsigned int i;
 
-	kchacha_wait_drv_tested(drv);
+	/*
+	 * With @wait, the wait for users also sees the test's reference go;
+	 * else the drivers get 10 s for it, all together.
+	 */
+	kchacha_wait_drv_tested(drv, wait ? jiffies : jiffies + 10 * HZ);
 	down_write(&crypto_alg_sem);
 	for (i = 0; i < drv->nskc; i++)
 		drv->skc[i].alg.base.cra_flags |= CRYPTO_ALG_DYING;
 	if (drv->rng)
 		drv->rng->base.cra_flags |= CRYPTO_ALG_DYING;
 	up_write(&crypto_alg_sem);
-	while (!kchacha_drv_unused(drv)) {
-		if (!wait) {
+	if (!kchacha_drv_unused(drv) && !(wait && kchacha_wait_unused(drv))) {
+		if (wait)
+			kchacha_log_held(drv, false);
+		else
 			pr_err("kchacha: %s: drivers in use stay registered, unreachable, until rmmod\n",
 			       drv->impl->name);
-			return false;
-		}
-		msleep(20);
+		return false;
 	}
 	kchacha_unregister_drv(drv);
 	return true;
 }
 
-/* @loading: from a failing load, where users may hold drivers. */
-static void kchacha_unregister_all(bool loading)
+/*
+ * @loading: from a failing load, where users may hold drivers.  Returns
+ * false where some stay held (kchacha_retire_drv()): they and
+ * kchacha_drvs stay until kchacha_mod_exit().
+ */
+static bool kchacha_unregister_all(bool loading)
 {
+	bool all = true;
 	unsigned int d;
 
 	for (d = kchacha_ndrvs; d--;) {
 		if (loading)
-			kchacha_retire_drv(&kchacha_drvs[d], true);
+			all &= kchacha_retire_drv(&kchacha_drvs[d], true);
 		else
 			kchacha_unregister_drv(&kchacha_drvs[d]);
 	}
+	if (!all)
+		return false;
 	kfree(kchacha_drvs);
 	kchacha_drvs = NULL;
 	kchacha_ndrvs = 0;
+	return true;
 }
 
 /*
@@ -556,7 +648,12 @@ static int __init kchacha_mod_init(void)
 	return 0;
 
 fail:
-	kchacha_unregister_all(true);
+	/*
+	 * Drivers held past the wait: the load must not fail (see
+	 * kchacha_retire_drv()); it succeeds with none reachable.
+	 */
+	if (!kchacha_unregister_all(true))
+		return 0;
 	kchacha_rng_exit_module();
 	return err;
 }

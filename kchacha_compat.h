@@ -60,6 +60,7 @@
 #include <linux/jiffies.h>
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
+#include <linux/sched/signal.h>
 
 /*
  * crypto/internal.h's lock of the algorithm list, exported on every
@@ -72,22 +73,25 @@ extern struct rw_semaphore crypto_alg_sem;
  * kchacha_wait_tested() - wait until the crypto manager is done with an
  *	algorithm
  * @alg: an algorithm this module registered
+ * @end: jiffies until which to wait for the test's reference to go; a
+ *	caller that waits for the count itself afterwards passes jiffies
  *
  * Before unregistering an algorithm registered moments ago (a registration
  * failing half way), so that crypto_unregister_alg() finds it held by
  * nobody but its registration.  A lookup of the driver name waits for the
  * self-test, whatever its outcome (CRYPTO_NOLOAD: no modprobe for the
  * module being loaded); the test drops its own reference only after it has
- * woken the lookup, so a short wait for that follows, bounded at 10 s.
- * Before 6.12 the test has ended when crypto_register_alg() returns, and
- * both return at once.
+ * woken the lookup, so a short wait for that follows, until @end and
+ * ended by a fatal signal (a task that holds the driver keeps the count
+ * up too, to @end).  Before 6.12 the test has ended when
+ * crypto_register_alg() returns, and the lookup returns at once.
  */
-static inline void kchacha_wait_tested(const struct crypto_alg *alg)
+static inline void kchacha_wait_tested(const struct crypto_alg *alg,
+				       unsigned long end)
 {
-	unsigned long end = jiffies + 10 * HZ;
-
 	crypto_has_alg(alg->cra_driver_name, 0, CRYPTO_NOLOAD);
-	while (refcount_read(&alg->cra_refcnt) > 1 && time_before(jiffies, end))
+	while (refcount_read(&alg->cra_refcnt) > 1 && time_before(jiffies, end) &&
+	       !fatal_signal_pending(current))
 		usleep_range(1000, 2000);
 }
 #endif

@@ -4,7 +4,8 @@
  * <crypto/internal/skcipher.h> here): a registry that refuses what
  * crypto_register_skcipher() and crypto_register_rng() refuse, aborts on
  * what the kernel would warn about (unregistering what is not registered,
- * or is held), tfms, and the skcipher walk.
+ * or is held), tfms, and the skcipher walk; and the loading task's
+ * killable sleep (<linux/sched/signal.h> here).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <crypto/internal/skcipher.h>
 #include <linux/kernel.h>
 #include <linux/kmod.h>
+#include <linux/sched/signal.h>
 
 #define KCHACHA_SHIM_MAX_ALGS	256
 
@@ -32,6 +34,9 @@ void (*kchacha_shim_request_module_hook)(const char *name);
 unsigned int kchacha_shim_walk_steps, kchacha_shim_walk_slow_steps;
 unsigned int kchacha_shim_ctx_left;
 void (*kchacha_shim_register_hook)(void);
+bool kchacha_shim_fatal_signal;
+unsigned long kchacha_shim_slept;
+void (*kchacha_shim_sleep_hook)(void);
 
 static void kchacha_shim_bug(const char *what, const char *name)
 {
@@ -52,6 +57,18 @@ void up_write(struct rw_semaphore *sem)
 {
 	if (--sem->writers)
 		kchacha_shim_bug("up_write() of an rw_semaphore not held", "");
+}
+
+long schedule_timeout_killable(long timeout)
+{
+	if (kchacha_shim_fatal_signal)
+		return timeout;
+	__atomic_fetch_add(&kchacha_shim_jiffies_offset, timeout,
+			   __ATOMIC_RELAXED);
+	kchacha_shim_slept += timeout;
+	if (kchacha_shim_sleep_hook)
+		kchacha_shim_sleep_hook();
+	return 0;
 }
 
 int request_module(const char *fmt, ...)

@@ -17,7 +17,12 @@
  *   1 against the CPU rule, x86 with AVX-512), rng_prefer (with a DRBG
  *   that request_module() loads, one loaded later, and none).
  * - The unwind: selftest_fail and fail_register for each implementation
- *   and registration, one with a tfm holding a driver of it.
+ *   and registration, one with a tfm holding a driver of it; and a tfm
+ *   holding a driver of the C core when its registration fails, let go
+ *   within the bounded wait (the load fails), kept past it or the wait
+ *   killed (the load succeeds with the held drivers dying, unreachable,
+ *   until kchacha_mod_exit()), on the shim's clock, which the wait's
+ *   killable sleep moves on (no real sleep).
  *
  * The expectations that depend on the ranking rule are in ymm_rule[] and
  * expect_priority(); the rest holds whatever the table says.
@@ -28,6 +33,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <linux/sched/signal.h>
 
 #include "test/shim/simdcheck.h"
 #include "test/unit/ref.h"
@@ -685,6 +691,202 @@ static void child_fail_register(void *arg)
 	      how);
 }
 
+/* ---- the C core's registration failing while a tfm holds its driver ---- */
+
+/* the kernel log (pr_*: stderr) of what runs between these into @log */
+static FILE *log_file;
+static int log_saved = -1;
+
+static void log_begin(void)
+{
+	fflush(stderr);
+	log_file = tmpfile();
+	log_saved = dup(2);
+	if (log_file)
+		dup2(fileno(log_file), 2);
+}
+
+static void log_end(char *log, size_t size)
+{
+	size_t n = 0;
+
+	fflush(stderr);
+	dup2(log_saved, 2);
+	close(log_saved);
+	if (log_file) {
+		rewind(log_file);
+		n = fread(log, 1, size - 1, log_file);
+		fclose(log_file);
+	}
+	log[n] = 0;
+}
+
+static unsigned int count_lines(const char *log, const char *what)
+{
+	unsigned int n = 0;
+
+	for (const char *p = log; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/*
+ * How the holder of chacha20-kchacha-generic behaves once the load waits
+ * for it: it lets go after 2 s of the wait, keeps it, or the loading task
+ * gets a fatal signal, before the wait or at its tenth sleep; or nobody
+ * holds anything and the signal is pending.
+ */
+enum retire_mode {
+	RETIRE_RELEASE,
+	RETIRE_KEEP,
+	RETIRE_SIGNAL_BEFORE,
+	RETIRE_SIGNAL_DURING,
+	RETIRE_SIGNAL_NO_HOLDER,
+};
+
+struct retire_arg {
+	unsigned int nr;	/* fail_register: 2..4, a C core registration */
+	enum retire_mode mode;
+};
+
+static const struct retire_arg *retire_now;
+
+#define RETIRE_POLL	msecs_to_jiffies(KCHACHA_RETIRE_POLL_MS)
+#define RETIRE_BOUND	msecs_to_jiffies(KCHACHA_RETIRE_WAIT_MS)
+
+static void retire_sleep_hook(void)
+{
+	/* an unbounded wait: fail now rather than never end */
+	if (kchacha_shim_slept > 4 * RETIRE_BOUND) {
+		check(false, "fail_register=%u: the wait for a holder still sleeps after %lu jiffies, 4 times its bound",
+		      retire_now->nr, kchacha_shim_slept);
+		fflush(NULL);
+		_exit(1);
+	}
+	if (retire_now->mode == RETIRE_RELEASE && held &&
+	    kchacha_shim_slept >= msecs_to_jiffies(2000)) {
+		crypto_free_skcipher(held);
+		held = NULL;
+	}
+	if (retire_now->mode == RETIRE_SIGNAL_DURING &&
+	    kchacha_shim_slept >= 10 * RETIRE_POLL)
+		kchacha_shim_fatal_signal = true;
+}
+
+static void retire_hold_hook(void)
+{
+	hold_hook();
+	if (held && retire_now->mode == RETIRE_SIGNAL_BEFORE)
+		kchacha_shim_fatal_signal = true;
+}
+
+static void child_retire(void *arg)
+{
+	static const char *const modes[] = {
+		"let go within the bound", "kept past the bound",
+		"kept, a fatal signal before the wait",
+		"kept, a fatal signal during the wait",
+		"none held, a fatal signal pending",
+	};
+	const struct retire_arg *r = arg;
+	unsigned long j0, waited;
+	unsigned int kept = 0, dying = 0;
+	struct crypto_alg *a;
+	char how[112], log[8192];
+	bool ok = true;
+	int err;
+
+	retire_now = r;
+	fail_register = r->nr;
+	snprintf(how, sizeof(how), "fail_register=%u (generic), %s", r->nr,
+		 modes[r->mode]);
+	if (r->mode == RETIRE_SIGNAL_NO_HOLDER) {
+		kchacha_shim_fatal_signal = true;
+	} else {
+		hold_name = "generic";
+		kchacha_shim_register_hook = retire_hold_hook;
+	}
+	kchacha_shim_sleep_hook = retire_sleep_hook;
+	log_begin();
+	j0 = jiffies;
+	err = kchacha_mod_init();
+	waited = jiffies - j0;
+	log_end(log, sizeof(log));
+	kchacha_shim_register_hook = NULL;
+	kchacha_shim_sleep_hook = NULL;
+
+	/* named once it has slept (a signal before the wait: no sleep) */
+	if (r->mode != RETIRE_SIGNAL_NO_HOLDER &&
+	    r->mode != RETIRE_SIGNAL_BEFORE)
+		check(count_lines(log, "kchacha: generic: registration failed; chacha20-kchacha-generic is in use: waiting up to 5000 ms for it to be let go\n") == 1,
+		      "%s: one log line names the held driver and the wait", how);
+	if (r->mode == RETIRE_RELEASE || r->mode == RETIRE_SIGNAL_NO_HOLDER) {
+		check(err == -ENOMEM && kchacha_shim_registered() == 0,
+		      "%s: the load fails with -ENOMEM, nothing registered (got %d, %u)",
+		      how, err, kchacha_shim_registered());
+		check(!strstr(log, "still held"),
+		      "%s: the log says nothing is kept", how);
+		if (r->mode == RETIRE_RELEASE)
+			check(kchacha_shim_slept >= msecs_to_jiffies(2000) &&
+			      kchacha_shim_slept <= msecs_to_jiffies(2000) +
+						    RETIRE_POLL,
+			      "%s: the wait ends when the holder lets go (slept %lu jiffies, let go at %lu)",
+			      how, kchacha_shim_slept, msecs_to_jiffies(2000));
+		else
+			check(kchacha_shim_slept == 0,
+			      "%s: no wait (slept %lu jiffies)", how,
+			      kchacha_shim_slept);
+		return;
+	}
+
+	check(!err, "%s: the load succeeds, the held driver kept (got %d)",
+	      how, err);
+	if (r->mode == RETIRE_KEEP)
+		check(waited >= RETIRE_BOUND && kchacha_shim_slept > 0 &&
+		      kchacha_shim_slept <= RETIRE_BOUND + RETIRE_POLL,
+		      "%s: the wait lasts its bound, %lu jiffies, in killable sleeps (%lu jiffies passed, %lu slept)",
+		      how, RETIRE_BOUND, waited, kchacha_shim_slept);
+	else
+		check(kchacha_shim_slept == (r->mode == RETIRE_SIGNAL_DURING ?
+					     10 * RETIRE_POLL : 0) &&
+		      strstr(log, "kchacha: generic: the wait for its drivers' users ended by a fatal signal"),
+		      "%s: the wait stops at the signal, and says so (slept %lu jiffies)",
+		      how, kchacha_shim_slept);
+	/* what stays: the C core's registered drivers, dying, unreachable */
+	for (unsigned int i = 0; (a = kchacha_shim_each(i, NULL)); i++) {
+		if (!strstr(a->cra_driver_name, "-kchacha-"))
+			continue;
+		kept++;
+		dying += !!(a->cra_flags & CRYPTO_ALG_DYING);
+		ok &= !strcmp(a->cra_driver_name +
+			      strlen(a->cra_driver_name) - strlen("-generic"),
+			      "-generic") &&
+		      !kchacha_shim_best(a->cra_driver_name,
+					 KCHACHA_SHIM_SKCIPHER) &&
+		      !kchacha_shim_best(a->cra_driver_name,
+					 KCHACHA_SHIM_RNG);
+	}
+	check(held && kept == r->nr - 1 && dying == kept && ok &&
+	      driver("chacha20", "generic", KCHACHA_SHIM_SKCIPHER),
+	      "%s: the %u C core drivers registered before the failure stay, the held one among them, dying, unreachable by driver name (got %u, %u dying)",
+	      how, r->nr - 1, kept, dying);
+	check(!kchacha_shim_best("chacha20", KCHACHA_SHIM_SKCIPHER) &&
+	      !kchacha_shim_best("xchacha20", KCHACHA_SHIM_SKCIPHER) &&
+	      !kchacha_shim_best("stdrng", KCHACHA_SHIM_RNG),
+	      "%s: no lookup by algorithm name finds kchacha's", how);
+	check(count_lines(log, "kchacha: generic: registration failed; chacha20-kchacha-generic still held: the module stays loaded with no drivers until rmmod\n") == 1 &&
+	      count_lines(log, "still held") == 1,
+	      "%s: one log line names the held driver and what the module does",
+	      how);
+	/* rmmod, once the holder has let go */
+	crypto_free_skcipher(held);
+	held = NULL;
+	kchacha_mod_exit();
+	check(kchacha_shim_registered() == 0,
+	      "%s: kchacha_mod_exit() unregisters the kept drivers, nothing left",
+	      how);
+}
+
 int main(void)
 {
 	unsigned int nr = 0;
@@ -741,6 +943,17 @@ int main(void)
 			}
 		}
 		nr += 4;
+	}
+
+	/* the C core's registration failing while its driver is held */
+	for (i = 0; i <= RETIRE_SIGNAL_NO_HOLDER; i++) {
+		struct retire_arg r = { 4, i };
+
+		in_child("a held C core driver", child_retire, &r);
+		if (i <= RETIRE_KEEP) {
+			r.nr = 2;
+			in_child("a held C core driver", child_retire, &r);
+		}
 	}
 
 	/* each load tests every implementation the CPU has */

@@ -36,4 +36,5 @@ static inline uint64_t kchacha_shim_jiffies(void)
 #define MAX_JIFFY_OFFSET	((long)(~0UL >> 2) - 1)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 #define time_before(a, b)	time_after(b, a)
+#define msecs_to_jiffies(ms)	(((unsigned long)(ms) * HZ + 999) / 1000)
 #endif

@@ -6,7 +6,8 @@
  * socket that binds is held, its tfm alive, until RELEASE exists (the
  * caller creates it once the load has returned), so a driver it bound
  * during the load is held across whatever the load did with it since.
- * Prints "binder: N binds of DRIVER", N being 0 or 1.
+ * Prints "binder: bound DRIVER" when a bind succeeds, and at the end
+ * "binder: N binds of DRIVER", N being 0 or 1.
  */
 #include <linux/if_alg.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
 			return 1;
 		if (!bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 			binds = 1;
+			printf("binder: bound %s\n", argv[2]);
+			fflush(stdout);
 			break;
 		}
 		close(fd);

@@ -216,8 +216,8 @@ if grep -q ' kc.mode=rng' /proc/cmdline; then
 fi
 
 # one check alone, on a quick boot (KC_APPEND=kc.only=NAME test/vm/run
-# max, with KC_KO= another module): regrace (7b); resume, the resume
-# boot of test/vm/run (a suspend to RAM, test/vm/guest/pm.sh)
+# max, with KC_KO= another module): regrace (7b); retire (7c); resume,
+# the resume boot of test/vm/run (a suspend to RAM, test/vm/guest/pm.sh)
 only=$(sed -n 's/.* kc\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
 if [ -n "$only" ]; then
 	load_intree
@@ -225,6 +225,11 @@ if [ -n "$only" ]; then
 	regrace)
 		. /regrace.sh
 		regrace "$(echo "$impls" | sed -n 2p)" 8
+		;;
+	retire)
+		. /regrace.sh
+		retire_held 4
+		retire_held 4 kill
 		;;
 	resume)
 		check insmod /kchacha.ko
@@ -704,6 +709,19 @@ elif [ "$(echo "$impls" | wc -l)" -gt 1 ]; then
 	regrace "$(echo "$impls" | sed -n 2p)" 8
 else
 	skip_section "7b a failing registration while its driver is bound: only the C core here"
+fi
+
+# 7c. the C core's registration fails while a task holds its driver past
+#     the load: the load waits a bounded time, then succeeds with the held
+#     drivers unreachable until rmmod; SIGKILL ends the wait at once
+#     (test/vm/guest/regrace.sh: retire_held)
+if [ "$hooks" != 1 ]; then
+	skip_section "7c a failing C core registration while its driver stays bound: the module users build has no fail_register"
+else
+	section 7c a failing C core registration while its driver stays bound
+	. /regrace.sh
+	retire_held 4
+	retire_held 4 kill
 fi
 
 # 8. load/unload cycles
