@@ -433,7 +433,7 @@ static void test_routing(const struct kchacha_impl *impl)
 
 	kchacha_shim_simd_usable = false;
 	before = kchacha_shim_simd_sections;
-	kchacha_xchacha_init(impl, state, w, iv, 20);
+	kchacha_xchacha_init(impl, state, w, iv, 200, 20);
 	kchacha_crypt(impl, state, dst_buf, src_buf, 200, 20);
 	check(kchacha_shim_simd_sections == before, impl->name,
 	      "XChaCha with SIMD not usable: no SIMD section, HChaCha included",
@@ -512,7 +512,7 @@ static void test_simd_check(const struct kchacha_impl *impl)
 	      "kchacha_crypt()'s SIMD calls reach the check", impl->simd_min);
 	if (impl->hchacha) {
 		calls = kchacha_shim_simd_calls;
-		kchacha_xchacha_init(impl, state, w, iv, 20);
+		kchacha_xchacha_init(impl, state, w, iv, impl->simd_min, 20);
 		check(kchacha_shim_simd_calls == calls + 1, impl->name,
 		      "XChaCha's HChaCha reaches the check", 32);
 	}
@@ -599,7 +599,7 @@ static void test_impl(const struct kchacha_impl *impl)
 		len = 1000 + rnd() % 5000;
 		fill(src_buf, len);
 		ref_xchacha(key, iv, rounds[r], ref_buf, src_buf, len);
-		kchacha_xchacha_init(impl, state, w, iv, rounds[r]);
+		kchacha_xchacha_init(impl, state, w, iv, len, rounds[r]);
 		kchacha_crypt(impl, state, dst_buf, src_buf, len, rounds[r]);
 		check(!memcmp(dst_buf, ref_buf, len), impl->name, "XChaCha",
 		      len);
@@ -901,7 +901,7 @@ static void wipe_run(void)
 	fill(key, sizeof(key));
 	fill(iv, sizeof(iv));
 	key_words(w, key);
-	kchacha_xchacha_init(wipe_impl, state, w, iv, 20);
+	kchacha_xchacha_init(wipe_impl, state, w, iv, 3 * 4096 + 100, 20);
 	kchacha_crypt(wipe_impl, state, dst_buf, src_buf, 3 * 4096 + 100, 20);
 }
 
