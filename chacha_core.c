@@ -403,16 +403,24 @@ void kchacha_hchacha(const struct kchacha_impl *impl, const u32 *state,
  * @key: the eight key words
  * @iv: 32 bytes: the 192-bit nonce, then the 64-bit stream position, whose
  *	low 32 bits become the block counter, as the in-tree xchacha does
+ * @len: the bytes of the stream (the request).  Below @impl->simd_min,
+ *	where kchacha_crypt() runs them in C, HChaCha runs in C too, so that
+ *	a short request opens no SIMD section; from @impl->simd_min on,
+ *	kchacha_hchacha() chooses
  * @nrounds: 20 or 12
  */
 void kchacha_xchacha_init(const struct kchacha_impl *impl, u32 *state,
-			  const u32 *key, const u8 *iv, int nrounds)
+			  const u32 *key, const u8 *iv, unsigned int len,
+			  int nrounds)
 {
 	u32 subkey[8];
 	u8 real_iv[16];
 
 	kchacha_init_state(state, key, iv);
-	kchacha_hchacha(impl, state, subkey, nrounds);
+	if (len >= impl->simd_min)
+		kchacha_hchacha(impl, state, subkey, nrounds);
+	else
+		kchacha_generic_hchacha(state, subkey, nrounds);
 	memcpy(&real_iv[0], iv + 24, 8);
 	memcpy(&real_iv[8], iv + 16, 8);
 	kchacha_init_state(state, subkey, real_iv);

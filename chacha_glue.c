@@ -173,10 +173,17 @@ static int kchacha_skcipher_crypt(struct skcipher_request *req)
 	int err;
 
 	err = skcipher_walk_virt(&walk, req, false);
+	/*
+	 * Nothing to encrypt (0 bytes, or the walk failed): no HChaCha and no
+	 * keystream.  The in-tree drivers run HChaCha anyway, then return
+	 * what the walk returned, as this does: 0 for 0 bytes.
+	 */
+	if (!walk.nbytes)
+		return err;
 
 	if (ka->variant->ivsize == KCHACHA_XIV_SIZE)
 		kchacha_xchacha_init(ka->impl, state, ctx->key, req->iv,
-				     nrounds);
+				     req->cryptlen, nrounds);
 	else
 		kchacha_init_state(state, ctx->key, req->iv);
 

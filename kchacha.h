@@ -52,7 +52,7 @@ typedef void (*kchacha_hchacha_fn)(const u32 *state, u32 *out, int nrounds);
  * @walksize: the skcipher walksize: the widest batch rounded down to a
  *	power of two, at most PAGE_SIZE / 8 (see kchacha_impls[])
  * @simd_min: requests shorter than this go to the C core, which is faster
- *	for them (0: never)
+ *	for them, XChaCha's HChaCha included (0: never)
  * @batch: blocks per widest pass, for the self-test lengths
  * @cpu_ok: true when the CPU and the OS support it; NULL for always
  * @xor: keystream XOR (see kchacha_xor_fn)
@@ -118,7 +118,8 @@ void kchacha_crypt(const struct kchacha_impl *impl, u32 *state, u8 *dst,
 void kchacha_hchacha(const struct kchacha_impl *impl, const u32 *state,
 		     u32 *out, int nrounds);
 void kchacha_xchacha_init(const struct kchacha_impl *impl, u32 *state,
-			  const u32 *key, const u8 *iv, int nrounds);
+			  const u32 *key, const u8 *iv, unsigned int len,
+			  int nrounds);
 
 /* selftest.c: the load-time self-test of one implementation */
 int kchacha_selftest(const struct kchacha_impl *impl);

@@ -10,6 +10,10 @@
  *   (ref.h) over lengths 0..300 and longer ones, its buffers in pieces of
  *   random sizes and across page ends, in place and out of place, the
  *   counter crossing 2^32: several walk steps, partial ones, slow ones.
+ * - The short path: what requests of 0..300 bytes run, counted (the SIMD
+ *   routines by test/shim/simdcheck.c, the C core's HChaCha and xor by
+ *   wraps of their own): nothing for 0 bytes, C only below simd_min, the
+ *   SIMD HChaCha and xor from it.
  * - Registration: every implementation the CPU has registers its three
  *   skciphers and its rng, at the priorities of its kchacha_impls[] entry,
  *   the rngs in the skciphers' order; kchacha_mod_exit() leaves nothing.
@@ -377,6 +381,127 @@ static void test_requests(const char *impl)
 	}
 }
 
+/* ---- the short path ---- */
+
+/*
+ * Calls of the C core's HChaCha and xor, from chacha_core.c: ld wraps them
+ * in this program (test/unit/Makefile), as test/shim/simdcheck.c wraps the
+ * SIMD routines.
+ */
+static unsigned long c_hchacha_calls, c_xor_calls;
+
+void __real_kchacha_generic_hchacha(const u32 *state, u32 *out, int nrounds);
+void __wrap_kchacha_generic_hchacha(const u32 *state, u32 *out, int nrounds);
+void __wrap_kchacha_generic_hchacha(const u32 *state, u32 *out, int nrounds)
+{
+	c_hchacha_calls++;
+	__real_kchacha_generic_hchacha(state, out, nrounds);
+}
+
+void __real_kchacha_generic_xor(const u32 *state, u8 *dst, const u8 *src,
+				unsigned int len, int nrounds);
+void __wrap_kchacha_generic_xor(const u32 *state, u8 *dst, const u8 *src,
+				unsigned int len, int nrounds);
+void __wrap_kchacha_generic_xor(const u32 *state, u8 *dst, const u8 *src,
+				unsigned int len, int nrounds)
+{
+	c_xor_calls++;
+	__real_kchacha_generic_xor(state, dst, src, len, nrounds);
+}
+
+/*
+ * Requests of 0..300 bytes in one piece (one walk step each) on every
+ * driver of @impl, what each runs counted: 0 bytes succeed and run neither
+ * HChaCha nor any core; below simd_min (the rule kchacha_crypt() follows),
+ * the C HChaCha (XChaCha) and one call of the C core, no SIMD section, no
+ * SIMD routine; from simd_min on, on a SIMD implementation, its HChaCha
+ * and its xor, one call each in a section, and nothing of the C core.
+ * Each output equals the reference.
+ */
+static void test_short_path(const struct kchacha_impl *impl)
+{
+	u8 key[32];
+
+	for (unsigned int i = 0; i < sizeof(key); i++)
+		key[i] = rnd();
+	for (unsigned int v = 0; v < 3; v++) {
+		bool ok_out = true, ok_zero = true, ok_short = true;
+		bool ok_simd = true;
+		int rounds = v == 2 ? 12 : 20;
+		char name[CRYPTO_MAX_ALG_NAME];
+		struct crypto_skcipher *tfm;
+		unsigned int x = v ? 1 : 0;	/* HChaCha calls: XChaCha's */
+
+		snprintf(name, sizeof(name), "%s-kchacha-%s",
+			 variant_names[v], impl->name);
+		tfm = kchacha_shim_alloc_skcipher(name);
+		if (!tfm || crypto_skcipher_setkey(tfm, key, 32)) {
+			check(false, "%s: a tfm with a key", name);
+			continue;
+		}
+		for (unsigned int len = 0; len <= 300; len++) {
+			static u8 msg[301], ref[301];
+			struct scatterlist ssg[2], dsg[2];
+			struct skcipher_request req = { 0 };
+			u8 *src = pages + rnd() % 64;
+			u8 *dst = len % 2 ? src : pages + PAGE_SIZE + rnd() % 64;
+			unsigned long sections, calls, ch, cx;
+			u8 iv[32], ivc[32];
+			int err;
+
+			for (unsigned int i = 0; i < len; i++)
+				msg[i] = rnd();
+			for (unsigned int i = 0; i < sizeof(iv); i++)
+				iv[i] = rnd();
+			memcpy(ivc, iv, sizeof(iv));
+			if (v)
+				ref_xchacha(key, iv, rounds, ref, msg, len);
+			else
+				ref_chacha(key, iv, rounds, ref, msg, len);
+			memcpy(src, msg, len);
+			make_sg(ssg, ARRAY_SIZE(ssg), src, len, 0);
+			make_sg(dsg, ARRAY_SIZE(dsg), dst, len, 0);
+			req.tfm = tfm;
+			req.cryptlen = len;
+			req.iv = ivc;
+			req.src = ssg;
+			req.dst = dsg;
+
+			sections = kchacha_shim_simd_sections;
+			calls = kchacha_shim_simd_calls;
+			ch = c_hchacha_calls;
+			cx = c_xor_calls;
+			err = crypto_skcipher_encrypt(&req);
+			sections = kchacha_shim_simd_sections - sections;
+			calls = kchacha_shim_simd_calls - calls;
+			ch = c_hchacha_calls - ch;
+			cx = c_xor_calls - cx;
+
+			ok_out &= !err && !memcmp(dst, ref, len);
+			if (!len)
+				ok_zero &= !err && !sections && !calls && !ch &&
+					   !cx;
+			else if (!impl->simd || len < impl->simd_min)
+				ok_short &= !sections && !calls && ch == x &&
+					    cx == 1;
+			else
+				ok_simd &= calls == 1 + x && sections == calls &&
+					   !ch && !cx;
+		}
+		check(ok_out, "%s: every length 0..300 in one piece equals the reference",
+		      name);
+		check(ok_zero, "%s: 0 bytes: returns 0, no HChaCha, no core, no SIMD section",
+		      name);
+		check(ok_short, "%s: 1..%u bytes: %sthe C core once, no SIMD section or routine",
+		      name, impl->simd ? impl->simd_min - 1 : 300,
+		      v ? "the C HChaCha, " : "");
+		if (impl->simd)
+			check(ok_simd, "%s: %u..300 bytes: %sthe SIMD xor, one section each, nothing of the C core",
+			      name, impl->simd_min, v ? "the SIMD HChaCha and " : "");
+		crypto_free_skcipher(tfm);
+	}
+}
+
 /* ---- loads ---- */
 
 static bool drbg_at_request;	/* request_module() registers a DRBG */
@@ -463,6 +588,7 @@ static void child_default(void *arg)
 		if (!cpu_has_impl(i))
 			continue;
 		test_requests(kchacha_impls[i].name);
+		test_short_path(&kchacha_impls[i]);
 		/* test/shim/simdcheck.c saw them, all in a section */
 		check(!kchacha_impls[i].simd || kchacha_shim_simd_calls > calls,
 		      "%s: the requests' SIMD calls reach the shim's section check",

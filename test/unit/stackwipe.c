@@ -21,7 +21,8 @@
  *	the key words and every word of the permuted state, the subkey
  *	(words 0..3 and 12..15) included; 20 and 12 rounds
  *   kchacha_xchacha_init()
- *	the same of its HChaCha: its subkey is what it must wipe
+ *	the same of its HChaCha, for a stream of simd_min bytes (the
+ *	implementation's own HChaCha): its subkey is what it must wipe
  *   kchacha_init_state()
  *	the key words
  *   kchacha_simd_xor(), kchacha_crypt()
@@ -97,7 +98,7 @@ static WIPE_NOINLINE void point_xchacha_init(const struct kchacha_impl *impl,
 					     const u8 *iv, int nrounds)
 {
 	wipe_paint();
-	kchacha_xchacha_init(impl, state, key, iv, nrounds);
+	kchacha_xchacha_init(impl, state, key, iv, impl->simd_min, nrounds);
 	wipe_snapshot();
 }
 

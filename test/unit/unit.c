@@ -399,15 +399,16 @@ static void test_selftest_fails(const struct kchacha_impl *impl)
 
 /*
  * kchacha_crypt() sends a request of one block or less to the C core and
- * one of 65 bytes or more to the SIMD code (doc/speed.md); where SIMD
- * is not usable, XChaCha's HChaCha does not enter a SIMD section either.
+ * one of 65 bytes or more to the SIMD code (doc/speed.md); so does
+ * kchacha_xchacha_init() with XChaCha's HChaCha, by the stream's length.
+ * Where SIMD is not usable, HChaCha does not enter a SIMD section either.
  */
 static void test_routing(const struct kchacha_impl *impl)
 {
 	u8 key[32], iv[32];
 	u32 w[8], state[16];
 	unsigned long before;
-	bool c_only = true, simd = true;
+	bool c_only = true, simd = true, x_c_only = true, x_simd = true;
 	size_t len;
 
 	fill(key, sizeof(key));
@@ -431,9 +432,29 @@ static void test_routing(const struct kchacha_impl *impl)
 	check(simd, impl->name,
 	      "requests of 65 to 200 bytes: one SIMD section", 200);
 
+	for (len = 0; len <= 200; len++) {
+		fill(src_buf, len);
+		ref_xchacha(key, iv, 12, ref_buf, src_buf, len);
+		before = kchacha_shim_simd_sections;
+		kchacha_xchacha_init(impl, state, w, iv, len, 12);
+		kchacha_crypt(impl, state, dst_buf, src_buf, len, 12);
+		if (memcmp(dst_buf, ref_buf, len))
+			x_c_only = x_simd = false;
+		if (len <= 64)
+			x_c_only &= kchacha_shim_simd_sections == before;
+		else
+			x_simd &= kchacha_shim_simd_sections == before + 2;
+	}
+	check(x_c_only, impl->name,
+	      "XChaCha of one block or less: C HChaCha and core, no SIMD section",
+	      64);
+	check(x_simd, impl->name,
+	      "XChaCha of 65 to 200 bytes: HChaCha's SIMD section and the xor's",
+	      200);
+
 	kchacha_shim_simd_usable = false;
 	before = kchacha_shim_simd_sections;
-	kchacha_xchacha_init(impl, state, w, iv, 20);
+	kchacha_xchacha_init(impl, state, w, iv, 200, 20);
 	kchacha_crypt(impl, state, dst_buf, src_buf, 200, 20);
 	check(kchacha_shim_simd_sections == before, impl->name,
 	      "XChaCha with SIMD not usable: no SIMD section, HChaCha included",
@@ -512,7 +533,7 @@ static void test_simd_check(const struct kchacha_impl *impl)
 	      "kchacha_crypt()'s SIMD calls reach the check", impl->simd_min);
 	if (impl->hchacha) {
 		calls = kchacha_shim_simd_calls;
-		kchacha_xchacha_init(impl, state, w, iv, 20);
+		kchacha_xchacha_init(impl, state, w, iv, impl->simd_min, 20);
 		check(kchacha_shim_simd_calls == calls + 1, impl->name,
 		      "XChaCha's HChaCha reaches the check", 32);
 	}
@@ -599,7 +620,7 @@ static void test_impl(const struct kchacha_impl *impl)
 		len = 1000 + rnd() % 5000;
 		fill(src_buf, len);
 		ref_xchacha(key, iv, rounds[r], ref_buf, src_buf, len);
-		kchacha_xchacha_init(impl, state, w, iv, rounds[r]);
+		kchacha_xchacha_init(impl, state, w, iv, len, rounds[r]);
 		kchacha_crypt(impl, state, dst_buf, src_buf, len, rounds[r]);
 		check(!memcmp(dst_buf, ref_buf, len), impl->name, "XChaCha",
 		      len);
@@ -901,7 +922,7 @@ static void wipe_run(void)
 	fill(key, sizeof(key));
 	fill(iv, sizeof(iv));
 	key_words(w, key);
-	kchacha_xchacha_init(wipe_impl, state, w, iv, 20);
+	kchacha_xchacha_init(wipe_impl, state, w, iv, 3 * 4096 + 100, 20);
 	kchacha_crypt(wipe_impl, state, dst_buf, src_buf, 3 * 4096 + 100, 20);
 }
 

@@ -3,6 +3,7 @@
 #ifndef _SHIM_LINUX_KERNEL_H
 #define _SHIM_LINUX_KERNEL_H
 #include <assert.h>
+#include <limits.h>	/* UINT_MAX, as <linux/limits.h> through it */
 #include <stdio.h>
 #include <unistd.h>
 #include <linux/types.h>
