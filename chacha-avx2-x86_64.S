@@ -173,13 +173,15 @@
 
 /*
  * Join the lane halves of rows \lo (low 16 bytes) and \hi of blocks k and
- * k + 4 and put them out at \off within each block.
+ * k + 4 and put them out at \off within each block.  The registers are
+ * given by number.  The low halves join by an insert, which AMD Zen 1
+ * runs as two operations where a two-source lane permute takes eight.
  */
 .macro	join2	buf, k, off, lo, hi, t0, t1
-	vperm2i128	$0x20, \hi, \lo, \t0
-	vperm2i128	$0x31, \hi, \lo, \t1
-	out32		\buf, \t0, (64 * \k + \off)
-	out32		\buf, \t1, (64 * (\k + 4) + \off)
+	vinserti128	$1, %xmm\hi, %ymm\lo, %ymm\t0
+	vperm2i128	$0x31, %ymm\hi, %ymm\lo, %ymm\t1
+	out32		\buf, %ymm\t0, (64 * \k + \off)
+	out32		\buf, %ymm\t1, (64 * (\k + 4) + \off)
 .endm
 
 /*
@@ -215,10 +217,10 @@
 	/* rows 2 and 3, in registers: the last 32 bytes of each block */
 	transpose4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm0
 	transpose4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm2
-	join2		\buf, 0, 32, %ymm10, %ymm14, %ymm3, %ymm11
-	join2		\buf, 1, 32, %ymm0, %ymm2, %ymm3, %ymm11
-	join2		\buf, 2, 32, %ymm8, %ymm12, %ymm3, %ymm11
-	join2		\buf, 3, 32, %ymm9, %ymm13, %ymm3, %ymm11
+	join2		\buf, 0, 32, 10, 14, 3, 11
+	join2		\buf, 1, 32, 0, 2, 3, 11
+	join2		\buf, 2, 32, 8, 12, 3, 11
+	join2		\buf, 3, 32, 9, 13, 3, 11
 
 	/* rows 0 and 1: the first 32 bytes */
 	vmovdqa		A(1), %ymm8
@@ -226,10 +228,10 @@
 	vmovdqa		A(3), %ymm10
 	transpose4	%ymm1, %ymm8, %ymm9, %ymm10, %ymm0
 	transpose4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm2
-	join2		\buf, 0, 0, %ymm9, %ymm6, %ymm3, %ymm10
-	join2		\buf, 1, 0, %ymm0, %ymm2, %ymm3, %ymm10
-	join2		\buf, 2, 0, %ymm1, %ymm4, %ymm3, %ymm10
-	join2		\buf, 3, 0, %ymm8, %ymm5, %ymm3, %ymm10
+	join2		\buf, 0, 0, 9, 6, 3, 10
+	join2		\buf, 1, 0, 0, 2, 3, 10
+	join2		\buf, 2, 0, 1, 4, 3, 10
+	join2		\buf, 3, 0, 8, 5, 3, 10
 .endm
 
 /*
@@ -276,17 +278,18 @@
 
 /*
  * The keystream of horizontal rows \r0..\r3 (two blocks, one per lane) out
- * at block offset \blk: XORed into dst or into the buffer.
+ * at block offset \blk: XORed into dst or into the buffer.  Registers by
+ * number, as for join2.
  */
 .macro	hout	buf, blk, r0, r1, r2, r3, t0, t1
-	vperm2i128	$0x20, \r1, \r0, \t0
-	vperm2i128	$0x20, \r3, \r2, \t1
-	out32		\buf, \t0, (64 * \blk)
-	out32		\buf, \t1, (64 * \blk + 32)
-	vperm2i128	$0x31, \r1, \r0, \t0
-	vperm2i128	$0x31, \r3, \r2, \t1
-	out32		\buf, \t0, (64 * \blk + 64)
-	out32		\buf, \t1, (64 * \blk + 96)
+	vinserti128	$1, %xmm\r1, %ymm\r0, %ymm\t0
+	vinserti128	$1, %xmm\r3, %ymm\r2, %ymm\t1
+	out32		\buf, %ymm\t0, (64 * \blk)
+	out32		\buf, %ymm\t1, (64 * \blk + 32)
+	vperm2i128	$0x31, %ymm\r1, %ymm\r0, %ymm\t0
+	vperm2i128	$0x31, %ymm\r3, %ymm\r2, %ymm\t1
+	out32		\buf, %ymm\t0, (64 * \blk + 64)
+	out32		\buf, %ymm\t1, (64 * \blk + 96)
 .endm
 
 /*
@@ -456,13 +459,13 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vpaddd		.Lhstep2(%rip), %ymm7, %ymm7
 	cmp		$256, LEN
 	jb		.Lh4_partial
-	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
-	hout		0, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+	hout		0, 0, 0, 1, 2, 3, 8, 9
+	hout		0, 2, 4, 5, 6, 7, 8, 9
 	jmp		.Ldone
 .Lh4_partial:
 	mov		$(FRAME / 32), %r11d
-	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
-	hout		1, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+	hout		1, 0, 0, 1, 2, 3, 8, 9
+	hout		1, 2, 4, 5, 6, 7, 8, 9
 	jmp		.Ltail
 
 	/*
@@ -516,7 +519,7 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vpaddd		%ymm13, %ymm3, %ymm3
 	cmp		$128, LEN
 	jb		.Lh2_partial
-	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
+	hout		0, 0, 0, 1, 2, 3, 8, 9
 	jmp		.Ldone
 	/*
 	 * 65 to 127 bytes (one block or less went the xmm way): the whole
@@ -525,8 +528,8 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	 */
 .Lh2_partial:
 	mov		$(FRAME / 32), %r11d
-	vperm2i128	$0x20, %ymm1, %ymm0, %ymm8
-	vperm2i128	$0x20, %ymm3, %ymm2, %ymm9
+	vinserti128	$1, %xmm1, %ymm0, %ymm8
+	vinserti128	$1, %xmm3, %ymm2, %ymm9
 	out32		0, %ymm8, 0
 	out32		0, %ymm9, 32
 	add		$64, SRC
