@@ -8,13 +8,14 @@
  *
  * Three forms share one stack frame:
  *
- *  - eight blocks "vertically": ymm register i holds word i of eight
- *    consecutive blocks.  Sixteen state words and two rotate temporaries
- *    need eighteen registers, so row three (words 8..11) lives half in
- *    registers and half in four stack slots, swapped twice per double round
- *    where the stored value has long been final, off the critical path.
- *    The output is a 4x4 dword transpose per row group inside each 128-bit
- *    lane, then lane halves of two row groups joined into 32-byte pieces;
+ *  - eight blocks "vertically": a register holds one state word of eight
+ *    consecutive blocks.  The four quarter rounds of a round advance
+ *    together, step by step, four independent chains in flight at every
+ *    point.  The rotation shuffles stay in registers, which leaves one
+ *    scratch register and thirteen for the state: words 1..3 live in stack
+ *    slots, each used by an add from memory and a store.  The output is a
+ *    4x4 dword transpose per row group inside each 128-bit lane, then lane
+ *    halves of two row groups joined into 32-byte pieces;
  *  - four blocks as two interleaved "horizontal" chains: one state row of
  *    two blocks per register (one block per 128-bit lane), diagonals lined
  *    up by dword shuffles, for the last three or four blocks;
@@ -65,10 +66,11 @@
 /*
  * Stack frame, 32-byte aligned: S, the sixteen state words broadcast to
  * eight lanes (word 12 holds the eight counters of the pass), reused as the
- * keystream buffer of a partial pass; then the four slots of row three.
+ * keystream buffer of a partial pass; then the slots of words 1..3 (and
+ * one spare, which keeps the frame a multiple of 128 bytes).
  */
 #define S(i)		(32 * (i))(%rsp)
-#define K(i)		(512 + 32 * ((i) - 8))(%rsp)
+#define A(i)		(512 + 32 * ((i) - 1))(%rsp)
 #define FRAME		640
 
 /* arguments */
@@ -84,45 +86,59 @@
 .text
 
 /*
- * Two interleaved quarter rounds on vertical registers; \t0 and \t1 are
- * scratch.  Used for both the column and the diagonal rounds.
+ * The vertical form's registers: the scratch register, word 0, the 8- and
+ * 16-bit rotation shuffles; words 4..15 are in ymm4-15.
  */
-.macro	qr2	a0, b0, c0, d0, a1, b1, c1, d1, t0, t1
-	vpaddd		\b0, \a0, \a0
-	vpaddd		\b1, \a1, \a1
-	vpxor		\a0, \d0, \d0
-	vpxor		\a1, \d1, \d1
-	vpshufb		.Lrot16(%rip), \d0, \d0
-	vpshufb		.Lrot16(%rip), \d1, \d1
+#define VT		%ymm0
+#define VR8		%ymm2
+#define VR16		%ymm3
 
-	vpaddd		\d0, \c0, \c0
-	vpaddd		\d1, \c1, \c1
-	vpxor		\c0, \b0, \b0
-	vpxor		\c1, \b1, \b1
-	vpslld		$12, \b0, \t0
-	vpslld		$12, \b1, \t1
-	vpsrld		$20, \b0, \b0
-	vpsrld		$20, \b1, \b1
-	vpor		\t0, \b0, \b0
-	vpor		\t1, \b1, \b1
+/* a += b, d ^= a, d <<<= 16 or 8 (\m: its shuffle), a in a register */
+.macro	vadd	a, b, d, m
+	vpaddd		\b, \a, \a
+	vpxor		\a, \d, \d
+	vpshufb		\m, \d, \d
+.endm
 
-	vpaddd		\b0, \a0, \a0
-	vpaddd		\b1, \a1, \a1
-	vpxor		\a0, \d0, \d0
-	vpxor		\a1, \d1, \d1
-	vpshufb		.Lrot8(%rip), \d0, \d0
-	vpshufb		.Lrot8(%rip), \d1, \d1
+/* the same with a in a stack slot, through VT */
+.macro	vaddm	a, b, d, m
+	vpaddd		\a, \b, VT
+	vmovdqa		VT, \a
+	vpxor		VT, \d, \d
+	vpshufb		\m, \d, \d
+.endm
 
-	vpaddd		\d0, \c0, \c0
-	vpaddd		\d1, \c1, \c1
-	vpxor		\c0, \b0, \b0
-	vpxor		\c1, \b1, \b1
-	vpslld		$7, \b0, \t0
-	vpslld		$7, \b1, \t1
-	vpsrld		$25, \b0, \b0
-	vpsrld		$25, \b1, \b1
-	vpor		\t0, \b0, \b0
-	vpor		\t1, \b1, \b1
+/* c += d, b ^= c, b <<<= \n, through VT */
+.macro	vmix	c, d, b, n
+	vpaddd		\d, \c, \c
+	vpxor		\c, \b, \b
+	vpslld		$\n, \b, VT
+	vpsrld		$(32 - \n), \b, \b
+	vpor		VT, \b, \b
+.endm
+
+/*
+ * One round: four quarter rounds on (ai, bi, ci, di), word a0 in a
+ * register and a1..a3 in slots, each step taken by all four before the
+ * next.  Used for both the column and the diagonal rounds.
+ */
+.macro	vround	a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3
+	vadd		\a0, \b0, \d0, VR16
+	vaddm		\a1, \b1, \d1, VR16
+	vaddm		\a2, \b2, \d2, VR16
+	vaddm		\a3, \b3, \d3, VR16
+	vmix		\c0, \d0, \b0, 12
+	vmix		\c1, \d1, \b1, 12
+	vmix		\c2, \d2, \b2, 12
+	vmix		\c3, \d3, \b3, 12
+	vadd		\a0, \b0, \d0, VR8
+	vaddm		\a1, \b1, \d1, VR8
+	vaddm		\a2, \b2, \d2, VR8
+	vaddm		\a3, \b3, \d3, VR8
+	vmix		\c0, \d0, \b0, 7
+	vmix		\c1, \d1, \b1, 7
+	vmix		\c2, \d2, \b2, 7
+	vmix		\c3, \d3, \b3, 7
 .endm
 
 /*
@@ -157,61 +173,65 @@
 
 /*
  * Join the lane halves of rows \lo (low 16 bytes) and \hi of blocks k and
- * k + 4 and put them out at \off within each block.
+ * k + 4 and put them out at \off within each block.  The registers are
+ * given by number.  The low halves join by an insert, which AMD Zen 1
+ * runs as two operations where a two-source lane permute takes eight.
  */
 .macro	join2	buf, k, off, lo, hi, t0, t1
-	vperm2i128	$0x20, \hi, \lo, \t0
-	vperm2i128	$0x31, \hi, \lo, \t1
-	out32		\buf, \t0, (64 * \k + \off)
-	out32		\buf, \t1, (64 * (\k + 4) + \off)
+	vinserti128	$1, %xmm\hi, %ymm\lo, %ymm\t0
+	vperm2i128	$0x31, %ymm\hi, %ymm\lo, %ymm\t1
+	out32		\buf, %ymm\t0, (64 * \k + \off)
+	out32		\buf, %ymm\t1, (64 * (\k + 4) + \off)
 .endm
 
 /*
  * The end of a vertical pass: the feed-forward, then each pair of row
- * groups transposed, joined and put out.  Words 0..7 and 12..15 are in
- * ymm0-7 and ymm12-15, words 8 and 9 in ymm8-9, words 10 and 11 in their
- * slots.
+ * groups transposed, joined and put out.  Word 0 is in ymm1, words 1..3 in
+ * their slots, words 4..15 in ymm4-15.
  */
 .macro	v8_finish	buf
-	/* words 10 and 11 first: a partial pass overwrites S */
-	vmovdqa		K(10), %ymm10
-	vmovdqa		K(11), %ymm11
-	vpaddd		S(10), %ymm10, %ymm10
-	vpaddd		S(11), %ymm11, %ymm11
-	vmovdqa		%ymm10, K(10)
-	vmovdqa		%ymm11, K(11)
-	vpaddd		S(0), %ymm0, %ymm0
-	vpaddd		S(1), %ymm1, %ymm1
+	/* words 1..3 first: a partial pass overwrites S */
+	vmovdqa		A(1), %ymm0
+	vmovdqa		A(2), %ymm2
+	vmovdqa		A(3), %ymm3
+	vpaddd		S(1), %ymm0, %ymm0
 	vpaddd		S(2), %ymm2, %ymm2
 	vpaddd		S(3), %ymm3, %ymm3
+	vmovdqa		%ymm0, A(1)
+	vmovdqa		%ymm2, A(2)
+	vmovdqa		%ymm3, A(3)
+	vpaddd		S(0), %ymm1, %ymm1
 	vpaddd		S(4), %ymm4, %ymm4
 	vpaddd		S(5), %ymm5, %ymm5
 	vpaddd		S(6), %ymm6, %ymm6
 	vpaddd		S(7), %ymm7, %ymm7
 	vpaddd		S(8), %ymm8, %ymm8
 	vpaddd		S(9), %ymm9, %ymm9
+	vpaddd		S(10), %ymm10, %ymm10
+	vpaddd		S(11), %ymm11, %ymm11
 	vpaddd		S(12), %ymm12, %ymm12
 	vpaddd		S(13), %ymm13, %ymm13
 	vpaddd		S(14), %ymm14, %ymm14
 	vpaddd		S(15), %ymm15, %ymm15
 
-	/* rows 0 and 1: the first 32 bytes of each block */
-	transpose4	%ymm0, %ymm1, %ymm2, %ymm3, %ymm10
-	transpose4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm3
-	join2		\buf, 0, 0, %ymm2, %ymm6, %ymm7, %ymm11
-	join2		\buf, 1, 0, %ymm10, %ymm3, %ymm7, %ymm11
-	join2		\buf, 2, 0, %ymm0, %ymm4, %ymm7, %ymm11
-	join2		\buf, 3, 0, %ymm1, %ymm5, %ymm7, %ymm11
-
-	/* rows 2 and 3: the last 32 bytes */
-	vmovdqa		K(10), %ymm10
-	vmovdqa		K(11), %ymm11
+	/* rows 2 and 3, in registers: the last 32 bytes of each block */
 	transpose4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm0
-	transpose4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm1
-	join2		\buf, 0, 32, %ymm10, %ymm14, %ymm2, %ymm3
-	join2		\buf, 1, 32, %ymm0, %ymm1, %ymm2, %ymm3
-	join2		\buf, 2, 32, %ymm8, %ymm12, %ymm2, %ymm3
-	join2		\buf, 3, 32, %ymm9, %ymm13, %ymm2, %ymm3
+	transpose4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm2
+	join2		\buf, 0, 32, 10, 14, 3, 11
+	join2		\buf, 1, 32, 0, 2, 3, 11
+	join2		\buf, 2, 32, 8, 12, 3, 11
+	join2		\buf, 3, 32, 9, 13, 3, 11
+
+	/* rows 0 and 1: the first 32 bytes */
+	vmovdqa		A(1), %ymm8
+	vmovdqa		A(2), %ymm9
+	vmovdqa		A(3), %ymm10
+	transpose4	%ymm1, %ymm8, %ymm9, %ymm10, %ymm0
+	transpose4	%ymm4, %ymm5, %ymm6, %ymm7, %ymm2
+	join2		\buf, 0, 0, 9, 6, 3, 10
+	join2		\buf, 1, 0, 0, 2, 3, 10
+	join2		\buf, 2, 0, 1, 4, 3, 10
+	join2		\buf, 3, 0, 8, 5, 3, 10
 .endm
 
 /*
@@ -258,17 +278,18 @@
 
 /*
  * The keystream of horizontal rows \r0..\r3 (two blocks, one per lane) out
- * at block offset \blk: XORed into dst or into the buffer.
+ * at block offset \blk: XORed into dst or into the buffer.  Registers by
+ * number, as for join2.
  */
 .macro	hout	buf, blk, r0, r1, r2, r3, t0, t1
-	vperm2i128	$0x20, \r1, \r0, \t0
-	vperm2i128	$0x20, \r3, \r2, \t1
-	out32		\buf, \t0, (64 * \blk)
-	out32		\buf, \t1, (64 * \blk + 32)
-	vperm2i128	$0x31, \r1, \r0, \t0
-	vperm2i128	$0x31, \r3, \r2, \t1
-	out32		\buf, \t0, (64 * \blk + 64)
-	out32		\buf, \t1, (64 * \blk + 96)
+	vinserti128	$1, %xmm\r1, %ymm\r0, %ymm\t0
+	vinserti128	$1, %xmm\r3, %ymm\r2, %ymm\t1
+	out32		\buf, %ymm\t0, (64 * \blk)
+	out32		\buf, %ymm\t1, (64 * \blk + 32)
+	vperm2i128	$0x31, %ymm\r1, %ymm\r0, %ymm\t0
+	vperm2i128	$0x31, %ymm\r3, %ymm\r2, %ymm\t1
+	out32		\buf, %ymm\t0, (64 * \blk + 64)
+	out32		\buf, %ymm\t1, (64 * \blk + 96)
 .endm
 
 /*
@@ -325,13 +346,20 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vmovdqa		%ymm14, S(14)
 	vmovdqa		%ymm15, S(15)
 	mov		$(FRAME / 32), %r11d
+	vmovdqa		%ymm1, A(1)
+	vmovdqa		%ymm2, A(2)
+	vmovdqa		%ymm3, A(3)
+	vmovdqa		%ymm0, %ymm1
 	jmp		.Lv8_rounds
 
 .Lv8_pass:
-	vmovdqa		S(0), %ymm0
 	vmovdqa		S(1), %ymm1
 	vmovdqa		S(2), %ymm2
 	vmovdqa		S(3), %ymm3
+	vmovdqa		%ymm1, A(1)
+	vmovdqa		%ymm2, A(2)
+	vmovdqa		%ymm3, A(3)
+	vmovdqa		S(0), %ymm1
 	vmovdqa		S(4), %ymm4
 	vmovdqa		S(5), %ymm5
 	vmovdqa		S(6), %ymm6
@@ -345,29 +373,16 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vmovdqa		S(14), %ymm14
 	vmovdqa		S(15), %ymm15
 .Lv8_rounds:
-	vmovdqa		%ymm10, K(10)
-	vmovdqa		%ymm11, K(11)
+	vmovdqa		.Lrot8(%rip), VR8
+	vmovdqa		.Lrot16(%rip), VR16
 	mov		ROUNDS, %eax
 
 .Lv8_dround:
-	/* columns 0 and 1 with words 8, 9; then 2 and 3 with 10, 11 */
-	qr2		%ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13, \
-			%ymm10, %ymm11
-	vmovdqa		%ymm8, K(8)
-	vmovdqa		%ymm9, K(9)
-	vmovdqa		K(10), %ymm8
-	vmovdqa		K(11), %ymm9
-	qr2		%ymm2, %ymm6, %ymm8, %ymm14, %ymm3, %ymm7, %ymm9, %ymm15, \
-			%ymm10, %ymm11
-	/* diagonals through words 10, 11; then through 8, 9 */
-	qr2		%ymm0, %ymm5, %ymm8, %ymm15, %ymm1, %ymm6, %ymm9, %ymm12, \
-			%ymm10, %ymm11
-	vmovdqa		%ymm8, K(10)
-	vmovdqa		%ymm9, K(11)
-	vmovdqa		K(8), %ymm8
-	vmovdqa		K(9), %ymm9
-	qr2		%ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14, \
-			%ymm10, %ymm11
+	/* the columns, then the diagonals */
+	vround		%ymm1, A(1), A(2), A(3), %ymm4, %ymm5, %ymm6, %ymm7, \
+			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, %ymm15
+	vround		%ymm1, A(1), A(2), A(3), %ymm5, %ymm6, %ymm7, %ymm4, \
+			%ymm10, %ymm11, %ymm8, %ymm9, %ymm15, %ymm12, %ymm13, %ymm14
 	sub		$2, %eax
 	jnz		.Lv8_dround
 
@@ -444,13 +459,13 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vpaddd		.Lhstep2(%rip), %ymm7, %ymm7
 	cmp		$256, LEN
 	jb		.Lh4_partial
-	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
-	hout		0, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+	hout		0, 0, 0, 1, 2, 3, 8, 9
+	hout		0, 2, 4, 5, 6, 7, 8, 9
 	jmp		.Ldone
 .Lh4_partial:
 	mov		$(FRAME / 32), %r11d
-	hout		1, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
-	hout		1, 2, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+	hout		1, 0, 0, 1, 2, 3, 8, 9
+	hout		1, 2, 4, 5, 6, 7, 8, 9
 	jmp		.Ltail
 
 	/*
@@ -504,7 +519,7 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vpaddd		%ymm13, %ymm3, %ymm3
 	cmp		$128, LEN
 	jb		.Lh2_partial
-	hout		0, 0, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9
+	hout		0, 0, 0, 1, 2, 3, 8, 9
 	jmp		.Ldone
 	/*
 	 * 65 to 127 bytes (one block or less went the xmm way): the whole
@@ -513,8 +528,8 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	 */
 .Lh2_partial:
 	mov		$(FRAME / 32), %r11d
-	vperm2i128	$0x20, %ymm1, %ymm0, %ymm8
-	vperm2i128	$0x20, %ymm3, %ymm2, %ymm9
+	vinserti128	$1, %xmm1, %ymm0, %ymm8
+	vinserti128	$1, %xmm3, %ymm2, %ymm9
 	out32		0, %ymm8, 0
 	out32		0, %ymm9, 32
 	add		$64, SRC

@@ -8,13 +8,17 @@
  *
  * Three forms share one stack frame:
  *
- *  - four blocks "vertically": xmm register i holds word i of four
+ *  - four blocks "vertically": a register holds one state word of four
  *    consecutive blocks, so a quarter round is four independent dword
- *    operations with no shuffling between rounds.  Sixteen state words, two
- *    rotate temporaries and sixteen registers: the third row (words 8..11)
- *    lives half in registers and half in four stack slots, swapped twice per
- *    double round at points where the stored value is long final.  The
- *    output is transposed 4x4 per row group;
+ *    operations with no shuffling between rounds.  The four quarter rounds
+ *    of a round advance together, step by step, so that four independent
+ *    chains are in flight at every point (a core that splits or queues its
+ *    shifts on one pipe, as AMD Zen does, needs them all to hide the
+ *    latency of each chain).  The two rotation shuffles stay in registers,
+ *    which leaves one scratch register and thirteen for the state: words
+ *    1..3 live in stack slots, each used by a load, an add and a store (the
+ *    load and store units are otherwise idle here).  The output is
+ *    transposed 4x4 per row group;
  *  - two blocks "horizontally", one state row per register, two chains
  *    interleaved to hide the latency of the serial quarter round;
  *  - one block horizontally, for the last block or a request of one block.
@@ -54,10 +58,11 @@
 /*
  * Stack frame, 16-byte aligned: S, the sixteen state words broadcast to
  * four lanes (word 12 holds the four counters of the pass), reused as the
- * keystream buffer of a partial pass; then the four slots of row three.
+ * keystream buffer of a partial pass; then the slots of words 1..3 (and
+ * one spare, which keeps the frame a multiple of 64 bytes).
  */
 #define S(i)		(16 * (i))(%rsp)
-#define K(i)		(256 + 16 * ((i) - 8))(%rsp)
+#define A(i)		(256 + 16 * ((i) - 1))(%rsp)
 #define FRAME		320
 
 /* arguments */
@@ -73,49 +78,61 @@
 .text
 
 /*
- * Two interleaved quarter rounds on vertical registers; \t0 and \t1 are
- * scratch.  Used for both the column and the diagonal rounds.
+ * The vertical form's registers: the scratch register, word 0, the 8- and
+ * 16-bit rotation shuffles; words 4..15 are in xmm4-15.
  */
-.macro	qr2	a0, b0, c0, d0, a1, b1, c1, d1, t0, t1
-	paddd		\b0, \a0
-	paddd		\b1, \a1
-	pxor		\a0, \d0
-	pxor		\a1, \d1
-	pshufb		.Lrot16(%rip), \d0
-	pshufb		.Lrot16(%rip), \d1
+#define VT		%xmm0
+#define VR8		%xmm2
+#define VR16		%xmm3
 
-	paddd		\d0, \c0
-	paddd		\d1, \c1
-	pxor		\c0, \b0
-	pxor		\c1, \b1
-	movdqa		\b0, \t0
-	movdqa		\b1, \t1
-	pslld		$12, \t0
-	pslld		$12, \t1
-	psrld		$20, \b0
-	psrld		$20, \b1
-	por		\t0, \b0
-	por		\t1, \b1
+/* a += b, d ^= a, d <<<= 16 or 8 (\m: its shuffle), a in a register */
+.macro	vadd	a, b, d, m
+	paddd		\b, \a
+	pxor		\a, \d
+	pshufb		\m, \d
+.endm
 
-	paddd		\b0, \a0
-	paddd		\b1, \a1
-	pxor		\a0, \d0
-	pxor		\a1, \d1
-	pshufb		.Lrot8(%rip), \d0
-	pshufb		.Lrot8(%rip), \d1
+/* the same with a in a stack slot, through VT */
+.macro	vaddm	a, b, d, m
+	movdqa		\a, VT
+	paddd		\b, VT
+	movdqa		VT, \a
+	pxor		VT, \d
+	pshufb		\m, \d
+.endm
 
-	paddd		\d0, \c0
-	paddd		\d1, \c1
-	pxor		\c0, \b0
-	pxor		\c1, \b1
-	movdqa		\b0, \t0
-	movdqa		\b1, \t1
-	pslld		$7, \t0
-	pslld		$7, \t1
-	psrld		$25, \b0
-	psrld		$25, \b1
-	por		\t0, \b0
-	por		\t1, \b1
+/* c += d, b ^= c, b <<<= \n, through VT */
+.macro	vmix	c, d, b, n
+	paddd		\d, \c
+	pxor		\c, \b
+	movdqa		\b, VT
+	pslld		$\n, VT
+	psrld		$(32 - \n), \b
+	por		VT, \b
+.endm
+
+/*
+ * One round: four quarter rounds on (a0, bi, ci, di), word a0 in a
+ * register and a1..a3 in slots, each step taken by all four before the
+ * next.  Used for both the column and the diagonal rounds.
+ */
+.macro	vround	a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3
+	vadd		\a0, \b0, \d0, VR16
+	vaddm		\a1, \b1, \d1, VR16
+	vaddm		\a2, \b2, \d2, VR16
+	vaddm		\a3, \b3, \d3, VR16
+	vmix		\c0, \d0, \b0, 12
+	vmix		\c1, \d1, \b1, 12
+	vmix		\c2, \d2, \b2, 12
+	vmix		\c3, \d3, \b3, 12
+	vadd		\a0, \b0, \d0, VR8
+	vaddm		\a1, \b1, \d1, VR8
+	vaddm		\a2, \b2, \d2, VR8
+	vaddm		\a3, \b3, \d3, VR8
+	vmix		\c0, \d0, \b0, 7
+	vmix		\c1, \d1, \b1, 7
+	vmix		\c2, \d2, \b2, 7
+	vmix		\c3, \d3, \b3, 7
 .endm
 
 /*
@@ -165,49 +182,56 @@
 
 /*
  * The end of a vertical pass: the feed-forward, then each row group
- * transposed and put out.  Words 0..7 and 12..15 are in xmm0-7 and
- * xmm12-15, words 8 and 9 in xmm8-9, words 10 and 11 in their slots.
+ * transposed and put out.  Word 0 is in xmm1, words 1..3 in their slots,
+ * words 4..15 in xmm4-15.
  */
 .macro	v4_finish	buf
-	/* words 10 and 11 first: a partial pass overwrites S */
-	movdqa		K(10), %xmm10
-	movdqa		K(11), %xmm11
-	paddd		S(10), %xmm10
-	paddd		S(11), %xmm11
-	movdqa		%xmm10, K(10)
-	movdqa		%xmm11, K(11)
-	paddd		S(0), %xmm0
-	paddd		S(1), %xmm1
+	/* words 1..3 first: a partial pass overwrites S */
+	movdqa		A(1), %xmm0
+	movdqa		A(2), %xmm2
+	movdqa		A(3), %xmm3
+	paddd		S(1), %xmm0
 	paddd		S(2), %xmm2
 	paddd		S(3), %xmm3
+	movdqa		%xmm0, A(1)
+	movdqa		%xmm2, A(2)
+	movdqa		%xmm3, A(3)
+	paddd		S(0), %xmm1
 	paddd		S(4), %xmm4
 	paddd		S(5), %xmm5
 	paddd		S(6), %xmm6
 	paddd		S(7), %xmm7
 	paddd		S(8), %xmm8
 	paddd		S(9), %xmm9
+	paddd		S(10), %xmm10
+	paddd		S(11), %xmm11
 	paddd		S(12), %xmm12
 	paddd		S(13), %xmm13
 	paddd		S(14), %xmm14
 	paddd		S(15), %xmm15
 
-	transpose4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm10
-	out4		\buf, 0, %xmm3, %xmm10, %xmm1, %xmm0, %xmm11
-	transpose4	%xmm4, %xmm5, %xmm6, %xmm7, %xmm2
-	out4		\buf, 1, %xmm7, %xmm2, %xmm5, %xmm4, %xmm11
-	movdqa		K(10), %xmm10
-	movdqa		K(11), %xmm11
+	transpose4	%xmm4, %xmm5, %xmm6, %xmm7, %xmm0
+	out4		\buf, 1, %xmm7, %xmm0, %xmm5, %xmm4, %xmm2
+	movdqa		A(1), %xmm2
+	movdqa		A(2), %xmm3
+	movdqa		A(3), %xmm6
+	transpose4	%xmm1, %xmm2, %xmm3, %xmm6, %xmm0
+	out4		\buf, 0, %xmm6, %xmm0, %xmm2, %xmm1, %xmm3
 	transpose4	%xmm8, %xmm9, %xmm10, %xmm11, %xmm0
 	out4		\buf, 2, %xmm11, %xmm0, %xmm9, %xmm8, %xmm1
-	transpose4	%xmm12, %xmm13, %xmm14, %xmm15, %xmm2
-	out4		\buf, 3, %xmm15, %xmm2, %xmm13, %xmm12, %xmm1
+	transpose4	%xmm12, %xmm13, %xmm14, %xmm15, %xmm0
+	out4		\buf, 3, %xmm15, %xmm0, %xmm13, %xmm12, %xmm1
 .endm
 
-/* One horizontal quarter round on rows a, b, c, d; \t is scratch. */
-.macro	hqr	a, b, c, d, t
+/*
+ * One horizontal quarter round on rows a, b, c, d; \t is scratch, \r16 and
+ * \r8 hold the rotation shuffles (a shuffle from memory costs a load per
+ * use, and a model that charges the load's latency to the chain).
+ */
+.macro	hqr	a, b, c, d, t, r16, r8
 	paddd		\b, \a
 	pxor		\a, \d
-	pshufb		.Lrot16(%rip), \d
+	pshufb		\r16, \d
 	paddd		\d, \c
 	pxor		\c, \b
 	movdqa		\b, \t
@@ -216,7 +240,7 @@
 	por		\t, \b
 	paddd		\b, \a
 	pxor		\a, \d
-	pshufb		.Lrot8(%rip), \d
+	pshufb		\r8, \d
 	paddd		\d, \c
 	pxor		\c, \b
 	movdqa		\b, \t
@@ -225,25 +249,30 @@
 	por		\t, \b
 .endm
 
-/* Rotate rows b, c, d so that the diagonals line up as columns, and back. */
-.macro	hdiag	b, c, d
-	pshufd		$0x39, \b, \b
-	pshufd		$0x4e, \c, \c
-	pshufd		$0x93, \d, \d
+/*
+ * Line the diagonals up as columns, and back: rows a, c and d move (by one
+ * word down, one up and two), not b: b's rotate ends a quarter round and
+ * the next one needs it first, so it goes straight on, while the others
+ * were final some steps earlier and shuffle off the critical path.
+ */
+.macro	hdiag	a, c, d
+	pshufd		$0x93, \a, \a
+	pshufd		$0x39, \c, \c
+	pshufd		$0x4e, \d, \d
 .endm
 
-.macro	hundiag	b, c, d
-	pshufd		$0x93, \b, \b
-	pshufd		$0x4e, \c, \c
-	pshufd		$0x39, \d, \d
+.macro	hundiag	a, c, d
+	pshufd		$0x39, \a, \a
+	pshufd		$0x93, \c, \c
+	pshufd		$0x4e, \d, \d
 .endm
 
 /* One horizontal double round on one block in \a..\d. */
-.macro	hdround	a, b, c, d, t
-	hqr		\a, \b, \c, \d, \t
-	hdiag		\b, \c, \d
-	hqr		\a, \b, \c, \d, \t
-	hundiag		\b, \c, \d
+.macro	hdround	a, b, c, d, t, r16, r8
+	hqr		\a, \b, \c, \d, \t, \r16, \r8
+	hdiag		\a, \c, \d
+	hqr		\a, \b, \c, \d, \t, \r16, \r8
+	hundiag		\a, \c, \d
 .endm
 
 /*
@@ -301,19 +330,24 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	movdqa		%xmm9, S(9)
 	movdqa		%xmm10, S(10)
 	movdqa		%xmm11, S(11)
-	movdqa		%xmm10, K(10)
-	movdqa		%xmm11, K(11)
 	movdqa		%xmm12, S(12)
 	movdqa		%xmm13, S(13)
 	movdqa		%xmm14, S(14)
 	movdqa		%xmm15, S(15)
+	movdqa		%xmm1, A(1)
+	movdqa		%xmm2, A(2)
+	movdqa		%xmm3, A(3)
+	movdqa		%xmm0, %xmm1
 	jmp		.Lv4_start
 
 .Lv4_pass:
-	movdqa		S(0), %xmm0
 	movdqa		S(1), %xmm1
 	movdqa		S(2), %xmm2
 	movdqa		S(3), %xmm3
+	movdqa		%xmm1, A(1)
+	movdqa		%xmm2, A(2)
+	movdqa		%xmm3, A(3)
+	movdqa		S(0), %xmm1
 	movdqa		S(4), %xmm4
 	movdqa		S(5), %xmm5
 	movdqa		S(6), %xmm6
@@ -322,34 +356,21 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	movdqa		S(9), %xmm9
 	movdqa		S(10), %xmm10
 	movdqa		S(11), %xmm11
-	movdqa		%xmm10, K(10)
-	movdqa		%xmm11, K(11)
 	movdqa		S(12), %xmm12
 	movdqa		S(13), %xmm13
 	movdqa		S(14), %xmm14
 	movdqa		S(15), %xmm15
 .Lv4_start:
+	movdqa		.Lrot8(%rip), VR8
+	movdqa		.Lrot16(%rip), VR16
 	mov		ROUNDS, %eax
 
 .Lv4_dround:
-	/* columns 0 and 1 with words 8, 9; then 2 and 3 with 10, 11 */
-	qr2		%xmm0, %xmm4, %xmm8, %xmm12, %xmm1, %xmm5, %xmm9, %xmm13, \
-			%xmm10, %xmm11
-	movdqa		%xmm8, K(8)
-	movdqa		%xmm9, K(9)
-	movdqa		K(10), %xmm8
-	movdqa		K(11), %xmm9
-	qr2		%xmm2, %xmm6, %xmm8, %xmm14, %xmm3, %xmm7, %xmm9, %xmm15, \
-			%xmm10, %xmm11
-	/* diagonals through words 10, 11; then through 8, 9 */
-	qr2		%xmm0, %xmm5, %xmm8, %xmm15, %xmm1, %xmm6, %xmm9, %xmm12, \
-			%xmm10, %xmm11
-	movdqa		%xmm8, K(10)
-	movdqa		%xmm9, K(11)
-	movdqa		K(8), %xmm8
-	movdqa		K(9), %xmm9
-	qr2		%xmm2, %xmm7, %xmm8, %xmm13, %xmm3, %xmm4, %xmm9, %xmm14, \
-			%xmm10, %xmm11
+	/* the columns, then the diagonals */
+	vround		%xmm1, A(1), A(2), A(3), %xmm4, %xmm5, %xmm6, %xmm7, \
+			%xmm8, %xmm9, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, %xmm15
+	vround		%xmm1, A(1), A(2), A(3), %xmm5, %xmm6, %xmm7, %xmm4, \
+			%xmm10, %xmm11, %xmm8, %xmm9, %xmm15, %xmm12, %xmm13, %xmm14
 	sub		$2, %eax
 	jnz		.Lv4_dround
 
@@ -373,8 +394,13 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	v4_finish	1
 	jmp		.Ltail
 
-	/* one or two blocks left: rows from the state, the counter from CTR */
+	/*
+	 * one or two blocks left: rows from the state, the counter from CTR;
+	 * the rotation shuffles in xmm15 and xmm9
+	 */
 .Lhoriz:
+	movdqa		.Lrot16(%rip), %xmm15
+	movdqa		.Lrot8(%rip), %xmm9
 	movdqu		0x00(STATE), %xmm10
 	movdqu		0x10(STATE), %xmm11
 	movdqu		0x20(STATE), %xmm12
@@ -389,7 +415,10 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	cmp		$64, LEN
 	jbe		.Lh1
 
-	/* two blocks: rows in xmm0-3 and xmm4-7, row 3 of the second in xmm14 */
+	/*
+	 * two blocks: rows in xmm0-3 and xmm4-7, row 3 of the second in
+	 * xmm14; one scratch register serves both chains
+	 */
 	movdqa		%xmm13, %xmm14
 	paddd		.Lone(%rip), %xmm14
 	movdqa		%xmm10, %xmm0
@@ -402,14 +431,14 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	movdqa		%xmm14, %xmm7
 	mov		ROUNDS, %eax
 .Lh2_dround:
-	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8
-	hqr		%xmm4, %xmm5, %xmm6, %xmm7, %xmm9
-	hdiag		%xmm1, %xmm2, %xmm3
-	hdiag		%xmm5, %xmm6, %xmm7
-	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8
-	hqr		%xmm4, %xmm5, %xmm6, %xmm7, %xmm9
-	hundiag		%xmm1, %xmm2, %xmm3
-	hundiag		%xmm5, %xmm6, %xmm7
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8, %xmm15, %xmm9
+	hqr		%xmm4, %xmm5, %xmm6, %xmm7, %xmm8, %xmm15, %xmm9
+	hdiag		%xmm0, %xmm2, %xmm3
+	hdiag		%xmm4, %xmm6, %xmm7
+	hqr		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8, %xmm15, %xmm9
+	hqr		%xmm4, %xmm5, %xmm6, %xmm7, %xmm8, %xmm15, %xmm9
+	hundiag		%xmm0, %xmm2, %xmm3
+	hundiag		%xmm4, %xmm6, %xmm7
 	sub		$2, %eax
 	jnz		.Lh2_dround
 
@@ -443,7 +472,7 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	movdqa		%xmm13, %xmm3
 	mov		ROUNDS, %eax
 .Lh1_dround:
-	hdround		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8
+	hdround		%xmm0, %xmm1, %xmm2, %xmm3, %xmm8, %xmm15, %xmm9
 	sub		$2, %eax
 	jnz		.Lh1_dround
 	paddd		%xmm10, %xmm0
@@ -502,14 +531,17 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 	dec		LEN
 	jmp		.Ltail1
 
-	/* wipe the frame: broadcast key words, keystream */
+	/* wipe the frame, 64 bytes a step: broadcast key words, keystream */
 .Ldone:
 	pxor		%xmm0, %xmm0
 	mov		%rsp, %r10
-	mov		$(FRAME / 16), %eax
+	mov		$(FRAME / 64), %eax
 .Lwipe:
-	movdqa		%xmm0, (%r10)
-	add		$16, %r10
+	movdqa		%xmm0, 0x00(%r10)
+	movdqa		%xmm0, 0x10(%r10)
+	movdqa		%xmm0, 0x20(%r10)
+	movdqa		%xmm0, 0x30(%r10)
+	add		$64, %r10
 	dec		%eax
 	jnz		.Lwipe
 	leave
@@ -528,8 +560,10 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_hchacha)
 	movdqu		0x10(%rdi), %xmm1
 	movdqu		0x20(%rdi), %xmm2
 	movdqu		0x30(%rdi), %xmm3
+	movdqa		.Lrot16(%rip), %xmm5
+	movdqa		.Lrot8(%rip), %xmm6
 .Lhc_dround:
-	hdround		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4
+	hdround		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6
 	sub		$2, %edx
 	jnz		.Lhc_dround
 	movdqu		%xmm0, 0x00(%rsi)
