@@ -10,7 +10,9 @@
  * dst == src allowed, the state left alone, the block counter wrapping
  * modulo 2^32 in word 12 only.
  *
- * kchacha_avx512_xor()'s forms, chosen by length in one place (.Lchoose):
+ * kchacha_avx512_xor() hands a request of up to 576 bytes to
+ * kchacha_avx512vl_xor(), whose ymm forms are the faster there.  Its own
+ * forms, chosen by length in one place (.Lchoose):
  *
  *  - whole 1024-byte passes run sixteen blocks "vertically": zmm register i
  *    holds word i of sixteen consecutive blocks.  With 32 registers nothing
@@ -36,8 +38,8 @@
  *    with one bit per byte (AVX512BW): nothing past src + len is read or
  *    dst + len written, without a byte loop or a copy on the stack.
  *
- * kchacha_avx512_xor() keeps nothing on the stack.  Registers 16-31,
- * which vzeroupper leaves alone, hold only what the caller's next
+ * kchacha_avx512_xor()'s own forms keep nothing on the stack.  Registers
+ * 16-31, which vzeroupper leaves alone, hold only what the caller's next
  * kernel_fpu_end() or return to user space overwrites, as with every other
  * SIMD section of the kernel.
  */
@@ -73,6 +75,9 @@
 .section	.rodata.cst64.kchacha_avx512_hstep, "aM", @progbits, 64
 .align 64
 .Lhstep:	.long	4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
+
+/* the longest request kchacha_avx512_xor() leaves to the ymm code */
+#define KCHACHA_AVX512_YMM_MAX	576
 
 /* arguments */
 #define STATE		%rdi
@@ -519,6 +524,18 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	test		LEN32, LEN32
 	jz		.Lret
 	mov		LEN32, LEN32
+	/*
+	 * A request of up to nine blocks is the ymm code's: its forms are
+	 * as fast as the zmm ones at 576 bytes and up to a sixth faster
+	 * below (Intel Emerald Rapids, user space), where the zmm forms'
+	 * 512-bit loads, XORs and stores cost more than they save.  The
+	 * forms below still serve what a request leaves after its 1024-byte
+	 * passes.
+	 */
+	cmp		$KCHACHA_AVX512_YMM_MAX, LEN
+	ja		.Lzmm
+	jmp		kchacha_avx512vl_xor
+.Lzmm:
 	mov		48(STATE), CTR
 
 	/*

@@ -29,6 +29,11 @@ order:
     the CPU has AVX-512F, VL and BW;
  4. coverage: every instruction of the three functions ran at least once.
 
+Each case of 3 also checks which code ran: no zmm instruction in
+kchacha_avx512vl_xor(), nor in kchacha_avx512_xor() for a request of up
+to 576 bytes, which it hands to the ymm code; and one for every longer
+request.
+
 Every case of 2 and 3 is checked for: output equal to the reference; no
 read outside the state, src[0..len), .rodata and the function's own stack
 frame, no write outside dst[0..len) and the frame, no stack access below
@@ -58,6 +63,9 @@ from chacha_ref import chacha_block  # noqa: E402
 M32 = (1 << 32) - 1
 AVX512 = 'kchacha_avx512_xor'
 AVX512VL = 'kchacha_avx512vl_xor'
+# KCHACHA_AVX512_YMM_MAX of chacha-avx512-x86_64.S: the longest request
+# kchacha_avx512_xor() hands to kchacha_avx512vl_xor()
+YMM_MAX = 576
 AVX2 = 'kchacha_avx2_xor'
 # the harness's name for each function
 ISA = {AVX2: 'avx2', AVX512: 'avx512', AVX512VL: 'avx512vl'}
@@ -182,6 +190,14 @@ def emulate(cpu, case):
         return ['fault: %s' % e]
 
     errors = []
+    # which code ran: no 512-bit instruction in the ymm-only function,
+    # nor in the zmm one for a request it hands to the ymm code
+    zmm = bool(cpu.last_ran & cpu.zmm_pcs)
+    if case.fn == AVX512VL and zmm:
+        errors.append('a zmm instruction ran in the ymm-only code')
+    if case.fn == AVX512 and n and zmm != (n > YMM_MAX):
+        errors.append('%s zmm instruction ran for %d bytes (the ymm code '
+                      'takes up to %d)' % ('a' if zmm else 'no', n, YMM_MAX))
     ks = keystream(case.state, n, case.rounds)
     out = bytes(dst.data)
     case.emulated = out
@@ -369,6 +385,7 @@ def main():
     except emu.EmuError as e:
         print('FAIL the emulator cannot run this code: %s' % e)
         return 1
+    cpu.zmm_pcs = {a for a, i in cpu.code.items() if '%zmm' in i.text}
 
     # 2: the emulator against the CPU, on the AVX2 code
     cases = avx2_cases(rng)

@@ -316,6 +316,7 @@ class CPU:
         self.k = [0] * 8
         self.zf = self.cf = 0
         self.executed = set()
+        self.last_ran = set()     # what the last call() ran
         self.counts = {}
 
     def rodata(self):
@@ -364,6 +365,7 @@ class CPU:
         pc = self.ranges[fn][0]
         steps = 0
         counts = self.counts
+        self.last_ran = ran = set()
         while True:
             insn = self.code.get(pc)
             if insn is None:
@@ -371,12 +373,13 @@ class CPU:
             steps += 1
             if steps > max_steps:
                 raise Fault('more than %d instructions: runaway' % max_steps)
-            self.executed.add(pc)
+            ran.add(pc)
             counts[insn.mnemonic] = counts.get(insn.mnemonic, 0) + 1
             pc = insn.run(insn)
             if pc is None:
                 pc = insn.next
             elif pc == sentinel:
+                self.executed |= ran
                 return steps
 
     # -- operand access
