@@ -6,11 +6,12 @@
  * a keystream buffer.  Under local_lock_irqsave(), a request rederives a
  * stale CPU key by erasure of the instance key (one block: its first half
  * the next instance key, the second the CPU's), then takes buffered bytes
- * or a one-time key per 64 KiB (32 buffered bytes, or by erasure of the
- * CPU key, which then also refills the buffer), whose keystream runs
- * unlocked: SIMD only with interrupts on, cond_resched() between pieces
- * where the caller may sleep.  Bytes are wiped as they leave.  One path
- * for every context (on PREEMPT_RT, those that may take a spinlock_t).
+ * or a one-time key per 64 KiB (the buffer's last 32 bytes, kept for it,
+ * or by erasure of the CPU key: it refills the buffer, as does a short
+ * request's key).  Keystream runs unlocked: SIMD only with interrupts on,
+ * cond_resched() between pieces where the caller may sleep.  Bytes are
+ * wiped as they leave.  One path for every context (on PREEMPT_RT, those
+ * that may take a spinlock_t).
  * Mixing: a cascade of HChaCha20 keyed by the secret over (domain, length)
  * and 16-byte blocks.  A reseed: m = the seed, clocks, cycles, arch seed
  * under 32 bytes of get_random_bytes(), key = F_(key ^ m)(), unique to
@@ -45,6 +46,7 @@
 #include "kchacha.h"
 
 #define KCHACHA_RNG_BUF		512		/* keystream per refill */
+#define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE) /* then a key */
 #define KCHACHA_RNG_DIRECT	256		/* from here on, one-time keys */
 #define KCHACHA_RNG_KEY_BYTES	(64 * 1024)	/* per key, between resched */
 #define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
@@ -56,7 +58,7 @@
 #define KCHACHA_RNG_DOM_KAT	0x2074616b	/* "kat " */
 #define KCHACHA_RNG_UNREADY	1UL	/* in an epoch: reseeded before ready */
 
-/* One CPU's state of an instance: under @lock; bytes before @pos zero */
+/* One CPU's state: under @lock; bytes before @pos zero, the last 32 a key */
 struct kchacha_rng_pcpu {
 	local_lock_t lock;
 	unsigned long generation;	/* of the instance key @key is from */
@@ -217,8 +219,9 @@ static void kchacha_rng_drop(struct kchacha_rng_pcpu *p)
 
 /*
  * Under @p's lock: charge @count bytes (rederive a stale key, reseed at
- * the bound); a one-time key from the buffer (0) or by erasure of @p's
- * (its generation: the key is to refill the buffer).
+ * the bound); a one-time key: the buffer's last 32 bytes, kept for it (0;
+ * the buffer dropped), or by erasure of @p's (its generation: the key is
+ * to refill the buffer).
  */
 static unsigned long kchacha_rng_take_key(struct kchacha_rng *rng,
 					  struct kchacha_rng_pcpu *p,
@@ -238,13 +241,11 @@ static unsigned long kchacha_rng_take_key(struct kchacha_rng *rng,
 		p->left = KCHACHA_RNG_RESEED_BYTES;
 	}
 	p->left -= count;
-	if (KCHACHA_RNG_BUF - p->pos >= KCHACHA_KEY_SIZE) {
-		kchacha_rng_load_key(key, p->buf + p->pos);
-		memzero_explicit(p->buf + p->pos, KCHACHA_KEY_SIZE);
-		p->pos += KCHACHA_KEY_SIZE;
+	if (p->pos < KCHACHA_RNG_BUF) {
+		kchacha_rng_load_key(key, p->buf + KCHACHA_RNG_OUT);
+		kchacha_rng_drop(p);
 		return 0;
 	}
-	kchacha_rng_drop(p);
 	kchacha_rng_erase(p->key, key);
 	return p->generation;
 }
@@ -291,8 +292,8 @@ static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int dlen)
 {
 	bool small = !slen && dlen < KCHACHA_RNG_DIRECT;
+	unsigned long flags, gen, cur;
 	u8 bytes[KCHACHA_KEY_SIZE];
-	unsigned long flags, gen;
 	struct kchacha_rng_pcpu *p;
 	unsigned int n;
 	u32 key[8];
@@ -301,12 +302,11 @@ static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 		n = min(dlen, KCHACHA_RNG_KEY_BYTES);
 		local_lock_irqsave(&rng->pcpu->lock, flags);
 		p = this_cpu_ptr(rng->pcpu);
-		if (small)
-			kchacha_rng_drop(p);
 		gen = kchacha_rng_take_key(rng, p, n, key);
+		cur = p->generation;
 		local_unlock_irqrestore(&rng->pcpu->lock, flags);
 		if (small) {
-			kchacha_rng_refill(rng, key, gen, dst, n);
+			kchacha_rng_refill(rng, key, cur, dst, n);
 			return;
 		}
 		if (gen) {
@@ -337,7 +337,7 @@ static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
 
 	local_lock_irqsave(&rng->pcpu->lock, flags);
 	p = this_cpu_ptr(rng->pcpu);
-	if (likely(!slen && dlen <= KCHACHA_RNG_BUF - p->pos &&
+	if (likely(!slen && dlen + p->pos <= KCHACHA_RNG_OUT &&
 		   dlen <= p->left && dlen < KCHACHA_RNG_DIRECT &&
 		   p->generation == READ_ONCE(rng->generation))) {
 		p->left -= dlen;
@@ -549,8 +549,8 @@ static const u32 kchacha_rng_script[] = {
 };
 
 static const u32 kchacha_rng_kat_digest[8] = {
-	0x17565271, 0xad6c9d87, 0x3eec3ea9, 0x0e94e901,
-	0x4a5415f2, 0x651f0dc5, 0xf23f011a, 0xd7332a63,
+	0x35301c27, 0x62a538c8, 0x14aa2c36, 0x79e4fcdc,
+	0x171aaf32, 0x2a645c51, 0x15b8d554, 0x7d84f6ab,
 };
 
 /**

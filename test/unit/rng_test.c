@@ -240,19 +240,20 @@ static void model_rekey(struct model *m)
 	m->left = RESEED_BYTES;
 }
 
-/* true: the key is from the buffer; false: by erasure, the buffer dropped */
+/*
+ * true: the key is the buffer's last 32 bytes, kept for it (the buffer
+ * then dropped); false: by erasure, the buffer empty
+ */
 static bool model_take_key(struct model *m, size_t count, uint8_t key[32])
 {
 	if (count > m->left || m->pgen != m->gen)
 		model_rekey(m);
 	m->left -= count;
-	if (BUF - m->pos >= 32) {
-		memcpy(key, m->buf + m->pos, 32);
-		memset(m->buf + m->pos, 0, 32);
-		m->pos += 32;
+	if (m->pos < BUF) {
+		memcpy(key, m->buf + BUF - 32, 32);
+		model_drop(m);
 		return true;
 	}
-	model_drop(m);
 	model_erase(m, m->pkey, key);
 	return false;
 }
@@ -290,7 +291,7 @@ static void model_get(struct model *m, const uint8_t *src, size_t slen,
 
 	if (!dlen)
 		return;
-	if (small && dlen <= BUF - m->pos && dlen <= m->left &&
+	if (small && dlen + m->pos <= BUF - 32 && dlen <= m->left &&
 	    m->pgen == m->gen) {
 		m->left -= dlen;
 		memcpy(dst, m->buf + m->pos, dlen);
@@ -301,9 +302,7 @@ static void model_get(struct model *m, const uint8_t *src, size_t slen,
 	while (dlen) {
 		size_t n = dlen < KEY_BYTES ? dlen : KEY_BYTES;
 
-		if (small)
-			model_drop(m);
-		if (!model_take_key(m, n, key)) {
+		if (!model_take_key(m, n, key) || small) {
 			uint8_t k2[32];
 
 			model_refill(m, key, small ? dst : k2, small ? n : 32);
