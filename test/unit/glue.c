@@ -41,6 +41,7 @@
 
 #include "test/shim/simdcheck.h"
 #include "test/unit/ref.h"
+#include "test/unit/wipe.h"
 
 static unsigned int passed, failed, skipped;
 static u64 rng_state = 0x2545f4914f6cdd1dULL;
@@ -285,6 +286,25 @@ static void sg_scatter(const struct scatterlist *sg, const u8 *in,
 
 static unsigned long walk_steps, walk_multi, walk_slow;
 
+/*
+ * The key words (and XChaCha's subkey) a request leaves in the frames of
+ * the glue below it (test/unit/wipe.h): the request is made at a test
+ * point of its own, the stack painted first and copied as it returns.
+ */
+static struct wipe_secret request_secret;
+static unsigned int stack_words;
+
+static WIPE_NOINLINE int encrypt_painted(struct skcipher_request *req)
+{
+	int err;
+
+	wipe_paint();
+	err = crypto_skcipher_encrypt(req);
+	wipe_snapshot();
+	stack_words += wipe_find(&request_secret, "a request's frames");
+	return err;
+}
+
 /* One encryption through @tfm against the reference; true if equal. */
 static bool one_request(struct crypto_skcipher *tfm, const u8 *key,
 			unsigned int v, unsigned int len, int smode, int dmode,
@@ -306,10 +326,17 @@ static bool one_request(struct crypto_skcipher *tfm, const u8 *key,
 	ctr = 0xffffffffU - rnd() % 80;
 	memcpy(v ? iv + 24 : iv, &ctr, 4);
 	memcpy(ivc, iv, sizeof(iv));
-	if (v)
+	wipe_secret_init(&request_secret);
+	wipe_secret_add_bytes(&request_secret, key, 32);
+	if (v) {
+		u8 subkey[32];
+
 		ref_xchacha(key, iv, rounds, ref, msg, len);
-	else
+		ref_hchacha(key, iv, rounds, subkey);
+		wipe_secret_add_bytes(&request_secret, subkey, sizeof(subkey));
+	} else {
 		ref_chacha(key, iv, rounds, ref, msg, len);
+	}
 
 	make_sg(ssg, ARRAY_SIZE(ssg), sbase, len, smode);
 	sg_scatter(ssg, msg, len);
@@ -325,7 +352,7 @@ static bool one_request(struct crypto_skcipher *tfm, const u8 *key,
 	req.cryptlen = len;
 	req.iv = ivc;
 	req.src = ssg;
-	err = crypto_skcipher_encrypt(&req);
+	err = encrypt_painted(&req);
 	sg_gather(req.dst, got, len);
 	walk_steps += kchacha_shim_walk_steps;
 	walk_multi += kchacha_shim_walk_steps > 1;
@@ -356,8 +383,11 @@ static void test_requests(const char *impl)
 			continue;
 		}
 		check(crypto_skcipher_setkey(tfm, key, 31) == -EINVAL &&
+		      crypto_skcipher_setkey(tfm, key, 33) == -EINVAL &&
+		      crypto_skcipher_setkey(tfm, key, 0) == -EINVAL &&
 		      crypto_skcipher_setkey(tfm, key, 32) == 0,
-		      "%s: a 31-byte key refused, a 32-byte one taken", name);
+		      "%s: 31-, 33- and 0-byte keys refused, a 32-byte one taken",
+		      name);
 		for (unsigned int len = 0; len <= 300; len++)
 			ok &= one_request(tfm, key, v, len, len % 3,
 					  (len / 3) % 3, len % 5 == 0);
@@ -373,6 +403,9 @@ static void test_requests(const char *impl)
 					       1 + i % 2, i % 3, i % 2);
 		check(ok_long, "%s: lengths 511..12388, in pieces and across pages, in place and not, equal the reference",
 		      name);
+		check(!stack_words, "%s: no key or subkey word left on the stack by a request (%u found)",
+		      name, stack_words);
+		stack_words = 0;
 		left = kchacha_shim_ctx_left;
 		crypto_free_skcipher(tfm);
 		check(kchacha_shim_ctx_left == left,
@@ -647,6 +680,16 @@ static void child_max_isa(void *arg)
 	int i = *(int *)arg, err;
 	char how[64], value[32];
 
+	if (i == -2) {
+		/* empty, as "max_isa=" gives it: every implementation */
+		max_isa = "";
+		err = kchacha_mod_init();
+		check(!err, "max_isa= (empty): loads (got %d)", err);
+		check_registered("max_isa= (empty)", cpu_impls(kchacha_nimpls - 1),
+				 kchacha_slow, KCHACHA_RNG_PRIORITY);
+		kchacha_mod_exit();
+		return;
+	}
 	if (i < 0) {
 		max_isa = "bogus";
 		err = kchacha_mod_init();
@@ -689,6 +732,12 @@ static void child_ymm(void *arg)
 	      how, ymm_rule[r].resolved, prefer_ymm);
 	check_registered(how, cpu_impls(kchacha_nimpls - 1),
 			 ymm_rule[r].resolved, KCHACHA_RNG_PRIORITY);
+	/* without AVX-512 the rule resolves all the same, but ranks none */
+	if (!cpu_has_impl(impl_index("avx512")) ||
+	    !cpu_has_impl(impl_index("avx512vl"))) {
+		kchacha_mod_exit();
+		return;
+	}
 	best = kchacha_shim_best("chacha20", KCHACHA_SHIM_SKCIPHER);
 	check(best && !strcmp(best->cra_driver_name + strlen("chacha20-kchacha-"),
 			      ymm_rule[r].top),
@@ -748,6 +797,54 @@ static void child_selftest_fail(void *arg)
 	kchacha_mod_exit();
 	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
 	      how);
+}
+
+/*
+ * The self-tests as the glue sees them (ld --wrap): kchacha_selftest() or
+ * kchacha_rng_selftest() fails for the implementation named here, which
+ * must then be left out, or the load fail for the C core, whatever the
+ * other self-test says.
+ */
+static const char *wrap_fail_skcipher, *wrap_fail_rng;
+int __real_kchacha_selftest(const struct kchacha_impl *impl);
+int __real_kchacha_rng_selftest(const struct kchacha_impl *impl);
+
+int __wrap_kchacha_selftest(const struct kchacha_impl *impl)
+{
+	int err = __real_kchacha_selftest(impl);
+
+	return wrap_fail_skcipher && !strcmp(impl->name, wrap_fail_skcipher) ?
+	       -EINVAL : err;
+}
+
+int __wrap_kchacha_rng_selftest(const struct kchacha_impl *impl)
+{
+	int err = __real_kchacha_rng_selftest(impl);
+
+	return wrap_fail_rng && !strcmp(impl->name, wrap_fail_rng) ?
+	       -EINVAL : err;
+}
+
+/* @arg / 2: the implementation; odd: its rng self-test fails, else its own */
+static void child_test_fails(void *arg)
+{
+	int n = *(int *)arg, i = n / 2, err;
+	char how[96];
+
+	*(n % 2 ? &wrap_fail_rng : &wrap_fail_skcipher) = kchacha_impls[i].name;
+	snprintf(how, sizeof(how), "%s: kchacha_%sselftest() fails",
+		 kchacha_impls[i].name, n % 2 ? "rng_" : "");
+	err = kchacha_mod_init();
+	if (i == 0) {
+		check(err && kchacha_shim_registered() == 0,
+		      "%s: the load fails, nothing registered (got %d, %u)",
+		      how, err, kchacha_shim_registered());
+		return;
+	}
+	check(!err, "%s: loads (got %d)", how, err);
+	check_registered(how, cpu_impls(kchacha_nimpls - 1) & ~(1u << i),
+			 kchacha_slow, KCHACHA_RNG_PRIORITY);
+	kchacha_mod_exit();
 }
 
 /*
@@ -1035,16 +1132,27 @@ int main(void)
 		 NULL);
 	for (i = 0; i < 4; i++)
 		in_child("rng_prefer", child_rng, &i);
-	for (i = -1; i < (int)kchacha_nimpls; i++)
+	for (i = -2; i < (int)kchacha_nimpls; i++)
 		in_child("max_isa", child_max_isa, &i);
+	for (i = 0; i < 2 * (int)kchacha_nimpls; i++)
+		if (cpu_has_impl(i / 2))
+			in_child("a failing self-test", child_test_fails, &i);
 
 #ifdef CONFIG_X86
-	/* x86 only: the parameter exists where the AVX-512 entries do */
-	if (impl_index("avx512") < 0 || !cpu_has_impl(impl_index("avx512")) ||
-	    !cpu_has_impl(impl_index("avx512vl"))) {
-		printf("SKIP prefer_ymm: this CPU lacks AVX-512\n");
+	/*
+	 * x86 only: the parameter exists where the AVX-512 entries do.  How
+	 * it resolves is checked on every CPU; the drivers it ranks first
+	 * only where the CPU has them.
+	 */
+	if (impl_index("avx512") < 0) {
+		printf("SKIP prefer_ymm: no AVX-512 entries in the table\n");
 		skipped++;
 	} else {
+		if (!cpu_has_impl(impl_index("avx512")) ||
+		    !cpu_has_impl(impl_index("avx512vl"))) {
+			printf("SKIP prefer_ymm's default drivers: this CPU lacks AVX-512 (the rule's resolution is checked)\n");
+			skipped++;
+		}
 		for (unsigned int r = 0; r < ARRAY_SIZE(ymm_rule); r++)
 			in_child("prefer_ymm", child_ymm, &r);
 	}

@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 /*
- * Runs @fn(@arg) in a child, which ends with _exit(@fn's return); true
- * if it returned 0.  @status: the raw wait status.
+ * Runs @fn(@arg) in a child, which ends with _exit(@fn's return), or of
+ * SIGALRM after 120 s; true if it returned 0.  @status: the raw wait
+ * status.
  */
 bool glue_fork_run(int (*fn)(void *), void *arg, int *status)
 {
@@ -19,7 +20,11 @@ bool glue_fork_run(int (*fn)(void *), void *arg, int *status)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		int rc = fn(arg);
+		int rc;
+
+		/* a child that hangs (a walk that never ends) dies of SIGALRM */
+		alarm(120);
+		rc = fn(arg);
 
 		fflush(NULL);
 		_exit(rc);
