@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * chacha20rng: a ChaCha20 fast-key-erasure stdrng per implementation, in
- * the kernel CRNG's shape.  An instance has a key, a generation, and one
- * state per possible CPU (own cache lines): key, generation, bytes left,
- * a keystream buffer.  Under local_lock_irqsave(), a request rederives a
- * stale CPU key by erasure of the instance key (one block: its first half
- * the next instance key, the second the CPU's), then takes buffered bytes
- * or a one-time key per 64 KiB (the buffer's last 32 bytes, kept for it,
- * or by erasure of the CPU key: it refills the buffer, as does a short
- * request's key).  Keystream runs unlocked: SIMD only with interrupts on,
- * cond_resched() between pieces where the caller may sleep.  Bytes are
- * wiped as they leave.  One path for every context (on PREEMPT_RT, those
- * that may take a spinlock_t).
- * Mixing: a cascade of HChaCha20 keyed by the secret over (domain, length)
- * and 16-byte blocks.  A reseed: m = the seed, clocks, cycles, arch seed
- * under 32 bytes of get_random_bytes(), key = F_(key ^ m)(), unique to
- * each resume of an image.  Reseeds: seed(); 60 s (1 s while the kernel
- * RNG is unready; 64-bit jiffies); a new epoch (vmfork, syscore resume
- * before tasks thaw, PM notifier; release, read with acquire before the
- * entropy); the kernel RNG becoming ready; 1 MiB from one CPU.
+ * the kernel CRNG's shape (doc/rng.md).  An instance: a key, a generation,
+ * per possible CPU a state on its own cache lines (key, generation, bytes
+ * left, a keystream buffer).  Under local_lock_irqsave(), a request
+ * rederives a stale CPU key by erasure of the instance key, then takes
+ * buffered bytes; what they cannot serve takes what is left of them (none
+ * with additional input) and a one-time key per 64 KiB: the buffer's last
+ * 32 bytes, kept for it, or by erasure of the CPU key.  The key's stream,
+ * unlocked, gives the request's bytes, then the next buffer: SIMD only
+ * with interrupts on, cond_resched() where the caller may sleep.  One
+ * path for every context (on RT, those that may take a spinlock_t).  A
+ * reseed: key = F_(key ^ m)(), m an HChaCha20 cascade over the seed,
+ * clocks, cycles and arch seed, keyed by get_random_bytes().  Reseeds:
+ * seed(); 60 s (1 s while the kernel RNG is unready; 64-bit jiffies); a
+ * new epoch (vmfork, syscore resume before tasks thaw, PM notifier;
+ * release, read with acquire before the entropy); the kernel RNG becoming
+ * ready; 1 MiB from one CPU.
  */
 #include <crypto/internal/rng.h>
 #include <linux/atomic.h>
@@ -47,7 +45,7 @@
 
 #define KCHACHA_RNG_BUF		512		/* keystream per refill */
 #define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE) /* then a key */
-#define KCHACHA_RNG_DIRECT	256		/* from here on, one-time keys */
+#define KCHACHA_RNG_DIRECT	256		/* from here on, a one-time key */
 #define KCHACHA_RNG_KEY_BYTES	(64 * 1024)	/* per key, between resched */
 #define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
 #define KCHACHA_RNG_RESEED_SECS	60		/* between reseeds, at most */
@@ -219,13 +217,12 @@ static void kchacha_rng_drop(struct kchacha_rng_pcpu *p)
 
 /*
  * Under @p's lock: charge @count bytes (rederive a stale key, reseed at
- * the bound); a one-time key: the buffer's last 32 bytes, kept for it (0;
- * the buffer dropped), or by erasure of @p's (its generation: the key is
- * to refill the buffer).
+ * the bound); a one-time key: the buffer's tail (with @dst, the rest to it
+ * first, @got bytes), or by erasure of @p's where the buffer is empty.
  */
-static unsigned long kchacha_rng_take_key(struct kchacha_rng *rng,
-					  struct kchacha_rng_pcpu *p,
-					  unsigned int count, u32 *key)
+static void kchacha_rng_take_key(struct kchacha_rng *rng,
+				 struct kchacha_rng_pcpu *p, unsigned int count,
+				 u32 *key, u8 *dst, unsigned int *got)
 {
 	unsigned long flags;
 
@@ -241,83 +238,72 @@ static unsigned long kchacha_rng_take_key(struct kchacha_rng *rng,
 		p->left = KCHACHA_RNG_RESEED_BYTES;
 	}
 	p->left -= count;
-	if (p->pos < KCHACHA_RNG_BUF) {
-		kchacha_rng_load_key(key, p->buf + KCHACHA_RNG_OUT);
-		kchacha_rng_drop(p);
-		return 0;
+	if (p->pos == KCHACHA_RNG_BUF) {
+		kchacha_rng_erase(p->key, key);
+		return;
 	}
-	kchacha_rng_erase(p->key, key);
-	return p->generation;
+	if (dst) {
+		*got = min(count, KCHACHA_RNG_OUT - p->pos);
+		memcpy(dst, p->buf + p->pos, *got);
+	}
+	kchacha_rng_load_key(key, p->buf + KCHACHA_RNG_OUT);
+	kchacha_rng_drop(p);
 }
 
-/* @len bytes of keystream under the one-time @key into @dst; @key wiped. */
-static void kchacha_rng_stream(const struct kchacha_impl *impl, u32 *key,
-			       u8 *dst, unsigned int len)
-{
-	u32 state[KCHACHA_STATE_WORDS];
-
-	kchacha_init_state(state, key, kchacha_rng_iv);
-	memset(dst, 0, len);
-	kchacha_crypt(impl, state, dst, dst, len, 20);
-	memzero_explicit(state, sizeof(state));
-	memzero_explicit(key, KCHACHA_KEY_SIZE);
-}
-
-/* BUF bytes under @key: @len for @dst, the rest for an empty buffer. */
-static void kchacha_rng_refill(struct kchacha_rng *rng, u32 *key,
+/*
+ * Keystream under the one-time @key (wiped): @len bytes into @dst, then
+ * BUF more for the buffer, if it is still empty and of generation @gen.
+ */
+static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key,
 			       unsigned long gen, u8 *dst, unsigned int len)
 {
+	const struct kchacha_impl *impl = kchacha_rng_impl(rng);
+	u32 state[KCHACHA_STATE_WORDS];
+	u8 ks[KCHACHA_RNG_BUF] = { };
 	struct kchacha_rng_pcpu *p;
-	u8 ks[KCHACHA_RNG_BUF];
 	unsigned long flags;
 
-	kchacha_rng_stream(kchacha_rng_impl(rng), key, ks, sizeof(ks));
-	memcpy(dst, ks, len);
+	kchacha_init_state(state, key, kchacha_rng_iv);
+	memzero_explicit(key, KCHACHA_KEY_SIZE);
+	memset(dst, 0, len);
+	kchacha_crypt(impl, state, dst, dst, len, 20);
+	kchacha_crypt(impl, state, ks, ks, sizeof(ks), 20);
+	memzero_explicit(state, sizeof(state));
 	local_lock_irqsave(&rng->pcpu->lock, flags);
 	p = this_cpu_ptr(rng->pcpu);
 	if (p->pos == KCHACHA_RNG_BUF && p->generation == gen) {
-		memcpy(p->buf + len, ks + len, sizeof(ks) - len);
-		p->pos = len;
+		memcpy(p->buf, ks, sizeof(ks));
+		p->pos = 0;
 	}
 	local_unlock_irqrestore(&rng->pcpu->lock, flags);
 	memzero_explicit(ks, sizeof(ks));
 }
 
 /*
- * What the buffer cannot serve: a one-time key per 64 KiB piece (one not
- * from the buffer refills it first), additional input absorbed into each.
+ * Past the buffer: what is left of it, then a one-time key per 64 KiB,
+ * additional input absorbed into each (and then no buffered bytes).
  */
 static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int slen, u8 *dst,
 				      unsigned int dlen)
 {
-	bool small = !slen && dlen < KCHACHA_RNG_DIRECT;
-	unsigned long flags, gen, cur;
-	u8 bytes[KCHACHA_KEY_SIZE];
 	struct kchacha_rng_pcpu *p;
-	unsigned int n;
+	unsigned long flags, gen;
+	unsigned int n, got;
 	u32 key[8];
 
 	for (;;) {
 		n = min(dlen, KCHACHA_RNG_KEY_BYTES);
+		got = 0;
 		local_lock_irqsave(&rng->pcpu->lock, flags);
 		p = this_cpu_ptr(rng->pcpu);
-		gen = kchacha_rng_take_key(rng, p, n, key);
-		cur = p->generation;
+		kchacha_rng_take_key(rng, p, n, key, slen ? NULL : dst, &got);
+		gen = p->generation;
 		local_unlock_irqrestore(&rng->pcpu->lock, flags);
-		if (small) {
-			kchacha_rng_refill(rng, key, cur, dst, n);
-			return;
-		}
-		if (gen) {
-			kchacha_rng_refill(rng, key, gen, bytes, sizeof(bytes));
-			kchacha_rng_load_key(key, bytes);
-			memzero_explicit(bytes, sizeof(bytes));
-		}
 		if (slen)
 			kchacha_rng_absorb(kchacha_rng_impl(rng), key,
 					   KCHACHA_RNG_DOM_ADDTL, src, slen);
-		kchacha_rng_stream(kchacha_rng_impl(rng), key, dst, n);
+		kchacha_rng_stream(rng, key, gen, dst + got, n - got);
 		dst += n;
 		dlen -= n;
 		if (!dlen)
@@ -549,8 +535,8 @@ static const u32 kchacha_rng_script[] = {
 };
 
 static const u32 kchacha_rng_kat_digest[8] = {
-	0x35301c27, 0x62a538c8, 0x14aa2c36, 0x79e4fcdc,
-	0x171aaf32, 0x2a645c51, 0x15b8d554, 0x7d84f6ab,
+	0x06896368, 0x4045c4bc, 0x6d59bfd0, 0xedcaa12c,
+	0x7be2f0c2, 0x69f599ef, 0xdb948329, 0x110a0ac5,
 };
 
 /**

@@ -280,17 +280,18 @@ static void race_script(struct rng_alg *alg, struct race_run *r,
 	race_run1(a, 16);
 
 	/*
-	 * A task on CPU 0 has its one-time key and is about to refill the
-	 * buffer (its third local lock); an advance, and a task preempting
-	 * it takes a newer key (which refills the buffer), then the key kept
-	 * at the buffer's end, leaving it empty
+	 * A task on CPU 0 has streamed under its one-time key and is about
+	 * to install the next buffer (its third local lock); an advance, and
+	 * a task preempting it takes a newer key (dropping the buffer) and
+	 * stops at the same point.  The first task's buffer, of the older
+	 * key, must not fill the empty buffer; the second's does.
 	 */
 	race_bump();
 	race_start(a, 16, 0, 3);
 	race_bump();
-	race_run1(t, DIRECT + 44);
-	race_run1(t, DIRECT + 44);
+	race_start(t, 16, 0, 3);
 	race_go(a);
+	race_go(t);
 	race_run1(t, 16);
 	race_run1(b, 16);
 	race_run1(a, 200);

@@ -241,48 +241,51 @@ static void model_rekey(struct model *m)
 }
 
 /*
- * true: the key is the buffer's last 32 bytes, kept for it (the buffer
- * then dropped); false: by erasure, the buffer empty
+ * The key: the buffer's last 32 bytes, kept for it (the rest of the
+ * buffer, *got bytes of @count, first to @dst where set; the buffer then
+ * dropped), or by erasure where the buffer is empty.
  */
-static bool model_take_key(struct model *m, size_t count, uint8_t key[32])
+static void model_take_key(struct model *m, size_t count, uint8_t key[32],
+			   uint8_t *dst, size_t *got)
 {
 	if (count > m->left || m->pgen != m->gen)
 		model_rekey(m);
 	m->left -= count;
-	if (m->pos < BUF) {
-		memcpy(key, m->buf + BUF - 32, 32);
-		model_drop(m);
-		return true;
+	if (m->pos == BUF) {
+		model_erase(m, m->pkey, key);
+		return;
 	}
-	model_erase(m, m->pkey, key);
-	return false;
+	if (dst) {
+		*got = BUF - 32 - m->pos < count ? BUF - 32 - m->pos : count;
+		memcpy(dst, m->buf + m->pos, *got);
+	}
+	memcpy(key, m->buf + BUF - 32, 32);
+	model_drop(m);
 }
 
-static void model_stream(struct model *m, uint8_t key[32], uint8_t *dst,
-			 size_t len);
-
-/* BUF bytes under @key: @len for the caller, the rest into the buffer */
-static void model_refill(struct model *m, uint8_t key[32], uint8_t *dst,
-			 size_t len)
-{
-	uint8_t ks[BUF];
-
-	model_stream(m, key, ks, BUF);
-	memcpy(dst, ks, len);
-	if (m->pos == BUF && m->pgen == m->gen) {
-		memcpy(m->buf + len, ks + len, BUF - len);
-		m->pos = len;
-	}
-}
-
+/*
+ * @len bytes of @key's stream for the caller, then, from the next whole
+ * block on, BUF bytes into the buffer (it is empty: the key was taken)
+ */
 static void model_stream(struct model *m, uint8_t key[32], uint8_t *dst,
 			 size_t len)
 {
-	model_keystream(key, dst, len);
+	size_t skip = (len + 63) / 64 * 64;
+	uint8_t *ks = malloc(skip + BUF);
+
+	if (!ks)
+		abort();
+	model_keystream(key, ks, skip + BUF);
 	model_retire(m, key);
+	memcpy(dst, ks, len);
+	memcpy(m->buf, ks + skip, BUF);
+	m->pos = 0;
+	memset(ks, 0, skip + BUF);
+	free(ks);
 }
 
-/* a short request from the buffer, else a one-time key per KEY_BYTES */
+/* a short request from the buffer, else what is left of it (none with
+ * additional input), then a one-time key per KEY_BYTES */
 static void model_get(struct model *m, const uint8_t *src, size_t slen,
 		      uint8_t *dst, size_t dlen)
 {
@@ -300,21 +303,14 @@ static void model_get(struct model *m, const uint8_t *src, size_t slen,
 		return;
 	}
 	while (dlen) {
-		size_t n = dlen < KEY_BYTES ? dlen : KEY_BYTES;
+		size_t n = dlen < KEY_BYTES ? dlen : KEY_BYTES, got = 0;
 
-		if (!model_take_key(m, n, key) || small) {
-			uint8_t k2[32];
-
-			model_refill(m, key, small ? dst : k2, small ? n : 32);
-			if (small)
-				return;
-			memcpy(key, k2, 32);
-		}
+		model_take_key(m, n, key, slen ? NULL : dst, &got);
 		if (slen) {
 			model_retire(m, key);
 			model_absorb(key, DOM_ADDTL, src, slen);
 		}
-		model_stream(m, key, dst, n);
+		model_stream(m, key, dst + got, n - got);
 		dst += n;
 		dlen -= n;
 	}
