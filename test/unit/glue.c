@@ -752,6 +752,26 @@ static void child_ymm(void *arg)
 }
 #endif
 
+/*
+ * After a load (@err) whose self-test of implementation @i failed: that
+ * one left out, or the load failing with -EINVAL for the C core.
+ */
+static void check_left_out(const char *how, int i, int err)
+{
+	if (i == 0) {
+		check(err == -EINVAL && kchacha_shim_registered() == 0,
+		      "%s: the load fails with -EINVAL, nothing registered (got %d, %u)",
+		      how, err, kchacha_shim_registered());
+		return;
+	}
+	check(!err, "%s: loads (got %d)", how, err);
+	check_registered(how, cpu_impls(kchacha_nimpls - 1) & ~(1u << i),
+			 kchacha_slow, KCHACHA_RNG_PRIORITY);
+	kchacha_mod_exit();
+	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
+	      how);
+}
+
 /* selftest_fail=<impl>: that one left out, or the load failing for C */
 static void child_selftest_fail(void *arg)
 {
@@ -785,18 +805,7 @@ static void child_selftest_fail(void *arg)
 		 selftest_fail);
 	check(strstr(log, want), "%s: the self-test's own failure is logged ('%s...')",
 	      how, want);
-	if (i == 0) {
-		check(err == -EINVAL && kchacha_shim_registered() == 0,
-		      "%s: the load fails with -EINVAL, nothing registered (got %d, %u)",
-		      how, err, kchacha_shim_registered());
-		return;
-	}
-	check(!err, "%s: loads (got %d)", how, err);
-	check_registered(how, cpu_impls(kchacha_nimpls - 1) & ~(1u << i),
-			 kchacha_slow, KCHACHA_RNG_PRIORITY);
-	kchacha_mod_exit();
-	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
-	      how);
+	check_left_out(how, i, err);
 }
 
 /*
@@ -835,16 +844,7 @@ static void child_test_fails(void *arg)
 	snprintf(how, sizeof(how), "%s: kchacha_%sselftest() fails",
 		 kchacha_impls[i].name, n % 2 ? "rng_" : "");
 	err = kchacha_mod_init();
-	if (i == 0) {
-		check(err && kchacha_shim_registered() == 0,
-		      "%s: the load fails, nothing registered (got %d, %u)",
-		      how, err, kchacha_shim_registered());
-		return;
-	}
-	check(!err, "%s: loads (got %d)", how, err);
-	check_registered(how, cpu_impls(kchacha_nimpls - 1) & ~(1u << i),
-			 kchacha_slow, KCHACHA_RNG_PRIORITY);
-	kchacha_mod_exit();
+	check_left_out(how, i, err);
 }
 
 /*
