@@ -40,6 +40,7 @@
 #include <linux/sched/signal.h>
 
 #include "test/shim/simdcheck.h"
+#include "test/unit/failfast.h"
 #include "test/unit/ref.h"
 #include "test/unit/wipe.h"
 
@@ -73,6 +74,7 @@ static void check(bool ok, const char *what, ...)
 	vprintf(what, ap);
 	va_end(ap);
 	printf("\n");
+	fail_fast();
 }
 
 /* ---- what the table and the CPU say ---- */

@@ -47,6 +47,7 @@
 #include <linux/syscore_ops.h>
 #include "kchacha.h"
 #include "test/shim/simdcheck.h"
+#include "test/unit/failfast.h"
 #include "test/unit/ref.h"
 
 /* rng.c's parameters, which the model follows. */
@@ -93,6 +94,7 @@ static void check(bool ok, const char *impl, const char *what)
 	}
 	failed++;
 	printf("FAIL %s: %s\n", impl, what);
+	fail_fast();
 }
 
 static uint64_t prng_state = 0x243f6a8885a308d3ULL;

@@ -30,6 +30,7 @@
 #include "test/shim/asm/cpufeature.h"
 #endif
 #include "kchacha.h"
+#include "test/unit/failfast.h"
 #include "test/unit/ref.h"
 #include "test/unit/entries.h"
 
@@ -63,6 +64,7 @@ static void check(bool ok, const char *impl, const char *what, size_t len)
 	failed++;
 	if (failed < 20)
 		printf("FAIL %s: %s (length %zu)\n", impl, what, len);
+	fail_fast();
 }
 
 static void key_words(u32 *w, const u8 *key)
@@ -806,7 +808,7 @@ static void test_abi(const struct kchacha_impl *impl)
 	size_t size = (max + page) & ~(page - 1);
 	u32 w[8], state[16], st[16], out[8], want[8];
 	u8 key[32], iv[16];
-	bool ok = true;
+	volatile bool ok = true;	/* kept across the siglongjmp() */
 	size_t len;
 	int j, r;
 
