@@ -250,6 +250,19 @@ static void kchacha_rng_take_key(struct kchacha_rng *rng,
 	kchacha_rng_drop(p);
 }
 
+/* @len bytes of @state's keystream into @dst: XORed into zeros read */
+static void kchacha_rng_ks(const struct kchacha_impl *impl, u32 *state,
+			   u8 *dst, unsigned int len)
+{
+	static const u8 zero[KCHACHA_SIMD_CHUNK];
+	unsigned int n;
+
+	for (; len; len -= n, dst += n) {
+		n = min_t(unsigned int, len, sizeof(zero));
+		kchacha_crypt(impl, state, dst, zero, n, 20);
+	}
+}
+
 /*
  * Keystream under the one-time @key (wiped): @len bytes into @dst, then
  * BUF more for the buffer, if it is still empty and of generation @gen.
@@ -259,15 +272,14 @@ static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key,
 {
 	const struct kchacha_impl *impl = kchacha_rng_impl(rng);
 	u32 state[KCHACHA_STATE_WORDS];
-	u8 ks[KCHACHA_RNG_BUF] = { };
 	struct kchacha_rng_pcpu *p;
+	u8 ks[KCHACHA_RNG_BUF];
 	unsigned long flags;
 
 	kchacha_init_state(state, key, kchacha_rng_iv);
 	memzero_explicit(key, KCHACHA_KEY_SIZE);
-	memset(dst, 0, len);
-	kchacha_crypt(impl, state, dst, dst, len, 20);
-	kchacha_crypt(impl, state, ks, ks, sizeof(ks), 20);
+	kchacha_rng_ks(impl, state, dst, len);
+	kchacha_rng_ks(impl, state, ks, sizeof(ks));
 	memzero_explicit(state, sizeof(state));
 	local_lock_irqsave(&rng->pcpu->lock, flags);
 	p = this_cpu_ptr(rng->pcpu);
