@@ -10,13 +10,13 @@
  * 32 bytes, kept for it, or by erasure of the CPU key.  The key's stream,
  * unlocked, gives the request's bytes, then the next buffer: SIMD only
  * with interrupts on, cond_resched() where the caller may sleep.  One
- * path for every context (on RT, those that may take a spinlock_t).  A
- * reseed: key = F_(key ^ m)(), m an HChaCha20 cascade over the seed,
- * clocks, cycles and arch seed, keyed by get_random_bytes().  Reseeds:
- * seed(); 60 s (1 s while the kernel RNG is unready; 64-bit jiffies); a
- * new epoch (vmfork, syscore resume before tasks thaw, PM notifier;
- * release, read with acquire before the entropy); the kernel RNG becoming
- * ready; 1 MiB from one CPU.
+ * path for every context (on PREEMPT_RT, those that may take a
+ * spinlock_t).  A reseed: key = F_(key ^ m)(), m an HChaCha20 cascade
+ * over the seed, clocks, cycles and arch seed, keyed by
+ * get_random_bytes().  Reseeds: seed(); 60 s (1 s while the kernel RNG is
+ * unready; 64-bit jiffies); a new epoch (vmfork, syscore resume before
+ * tasks thaw, PM notifier; release, read with acquire before the
+ * entropy); the kernel RNG becoming ready; 1 MiB from one CPU.
  */
 #include <crypto/internal/rng.h>
 #include <linux/atomic.h>
