@@ -45,7 +45,7 @@
 
 #define KCHACHA_RNG_BUF		512		/* keystream per refill */
 #define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE) /* then a key */
-#define KCHACHA_RNG_DIRECT	256		/* from here on, a one-time key */
+#define KCHACHA_RNG_DIRECT	256		/* from here on, the slow path */
 #define KCHACHA_RNG_KEY_BYTES	(64 * 1024)	/* per key, between resched */
 #define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
 #define KCHACHA_RNG_RESEED_SECS	60		/* between reseeds, at most */
