@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <crypto/rng.h>
@@ -27,7 +26,6 @@
 #include <linux/atomic.h>
 #include <stdint.h>
 
-uint64_t kchacha_shim_jiffies_now;
 bool kchacha_shim_rng_ready = true;
 struct notifier_block *kchacha_shim_vmfork_nb;
 struct notifier_block *kchacha_shim_pm_nb;
@@ -42,8 +40,8 @@ bool kchacha_shim_kmalloc_fail;
 void (*kchacha_shim_kmalloc_hook)(void);
 unsigned long kchacha_shim_plain_dirty_frees;
 static pthread_mutex_t kchacha_shim_slab_lock = PTHREAD_MUTEX_INITIALIZER;
+/* virtual time: what the tests made pass (<linux/jiffies.h>) */
 uint64_t kchacha_shim_jiffies_offset;
-bool kchacha_shim_jiffies_frozen;
 unsigned long kchacha_shim_random_calls;
 void (*kchacha_shim_random_hook)(void);
 void (*kchacha_shim_random_source)(void *buf, size_t len);
@@ -118,48 +116,6 @@ unsigned int kchacha_shim_cpu_slow(void)
 	if (cpu < 0)
 		cpu = sched_getcpu();
 	return cpu < 0 ? 0 : (unsigned int)cpu % kchacha_shim_ncpus;
-}
-
-/* The tick: jiffies from the coarse monotonic clock, HZ times a second. */
-static uint64_t kchacha_shim_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	/* never 0, which means "not started" */
-	return (uint64_t)ts.tv_sec * HZ + ts.tv_nsec / (1000000000 / HZ) + 1;
-}
-
-static void *kchacha_shim_tick(void *arg)
-{
-	const struct timespec period = { 0, 1000000000 / HZ };
-
-	for (;;) {
-		nanosleep(&period, NULL);
-		if (!__atomic_load_n(&kchacha_shim_jiffies_frozen,
-				     __ATOMIC_RELAXED))
-			__atomic_store_n(&kchacha_shim_jiffies_now,
-					 kchacha_shim_clock(), __ATOMIC_RELAXED);
-	}
-	return arg;
-}
-
-static void kchacha_shim_tick_start(void)
-{
-	pthread_t t;
-
-	__atomic_store_n(&kchacha_shim_jiffies_now, kchacha_shim_clock(),
-			 __ATOMIC_RELAXED);
-	if (pthread_create(&t, NULL, kchacha_shim_tick, NULL))
-		abort();
-	pthread_detach(t);
-}
-
-void kchacha_shim_jiffies_start(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	pthread_once(&once, kchacha_shim_tick_start);
 }
 
 static bool kchacha_shim_all_zero(const void *p, size_t n)

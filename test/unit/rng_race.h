@@ -63,13 +63,19 @@ static struct crypto_rng *race_tfm;
 static struct race_run *race_cur;
 static unsigned int race_bumps, race_variant = RACE_NONE;
 
-/* Wait on race_cv, race_mu held; a forced schedule never waits long. */
+/*
+ * The test's wait on race_cv, race_mu held, for one thread to stop or end:
+ * at most one request's run (1 MiB and a reseed: well under a second, even
+ * under qemu-user beside two busy loops).  The 120 s are a hang guard, no
+ * check: no result depends on how long anything took.  The threads' own
+ * waits (for a request, for race_go()) have none: they wait on this one.
+ */
 static void race_wait_cv(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += 60;
+	ts.tv_sec += 120;
 	if (pthread_cond_timedwait(&race_cv, &race_mu, &ts)) {
 		printf("FAIL race: a forced schedule hung (a thread never reached its stop, or never ended)\n");
 		exit(1);
@@ -86,7 +92,7 @@ static void race_point(unsigned int *count, unsigned int at)
 		c->parked = true;
 		pthread_cond_broadcast(&race_cv);
 		while (!c->go)
-			race_wait_cv();
+			pthread_cond_wait(&race_cv, &race_mu);
 		c->go = false;
 		c->parked = false;
 	}
@@ -137,7 +143,7 @@ static void *race_worker(void *arg)
 	pthread_mutex_lock(&race_mu);
 	for (;;) {
 		while (!c->req && !c->quit)
-			race_wait_cv();
+			pthread_cond_wait(&race_cv, &race_mu);
 		if (c->quit)
 			break;
 		q = c->req;

@@ -558,10 +558,9 @@ static bool state_leaks(const uint8_t *latest, size_t len)
 
 #define ADDTL_LEN	23
 
-/* Fixed entropy and clocks, CPU 0, the tick frozen. */
+/* Fixed entropy and clocks, CPU 0 (jiffies move only when a test says). */
 static void fixed_begin(void)
 {
-	__atomic_store_n(&kchacha_shim_jiffies_frozen, true, __ATOMIC_RELAXED);
 	kchacha_shim_random_fixed = true;
 	kchacha_shim_clock_fixed = true;
 	kchacha_shim_force_cpu = 0;
@@ -572,7 +571,6 @@ static void fixed_end(void)
 	kchacha_shim_random_fixed = false;
 	kchacha_shim_clock_fixed = false;
 	kchacha_shim_force_cpu = -1;
-	__atomic_store_n(&kchacha_shim_jiffies_frozen, false, __ATOMIC_RELAXED);
 }
 
 extern void kchacha_shim_random_fixed_reset(void);

@@ -1,32 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * User-space shim for <linux/jiffies.h>: as in the kernel, jiffies is a
- * plain load of a counter that a tick advances HZ times a second, here a
- * thread started on first use; plus kchacha_shim_jiffies_offset, which
- * tests raise to make time pass.  While kchacha_shim_jiffies_frozen is
- * set the tick stands still: only the offset moves.
+ * User-space shim for <linux/jiffies.h>.  Time here is virtual: jiffies_64
+ * starts where the kernel's does (INITIAL_JIFFIES: five minutes before a
+ * 32-bit jiffies wraps) and moves only when a test adds to
+ * kchacha_shim_jiffies_offset (or the shim's msleep() and killable sleep
+ * do, by their length).  No tick: a check that counts reseeds or sleeps
+ * sees exactly the time the test made pass, however long the run really
+ * took (an emulator on a loaded machine).
  */
 #ifndef _SHIM_LINUX_JIFFIES_H
 #define _SHIM_LINUX_JIFFIES_H
 #define HZ			250
 #include <stdint.h>
-extern uint64_t kchacha_shim_jiffies_now;
+#define KCHACHA_SHIM_INITIAL_JIFFIES	((uint64_t)(uint32_t)(-300 * HZ))
 extern uint64_t kchacha_shim_jiffies_offset;
-extern bool kchacha_shim_jiffies_frozen;
-void kchacha_shim_jiffies_start(void);
 
 static inline uint64_t kchacha_shim_jiffies(void)
 {
-	uint64_t j = __atomic_load_n(&kchacha_shim_jiffies_now,
-					  __ATOMIC_RELAXED);
-
-	if (__builtin_expect(!j, 0)) {
-		kchacha_shim_jiffies_start();
-		j = __atomic_load_n(&kchacha_shim_jiffies_now,
-				    __ATOMIC_RELAXED);
-	}
-	return j + __atomic_load_n(&kchacha_shim_jiffies_offset,
-				   __ATOMIC_RELAXED);
+	return KCHACHA_SHIM_INITIAL_JIFFIES +
+	       __atomic_load_n(&kchacha_shim_jiffies_offset, __ATOMIC_RELAXED);
 }
 
 /* jiffies is the low bits of jiffies_64, as in the kernel */
