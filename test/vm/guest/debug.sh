@@ -11,8 +11,8 @@
 #                     of D1 (default 100, the kernel's default; the command
 #                     line may set fewer for every other load)
 #   kc.stress=SECS    each kcstress run (default 5)
-#   kc.cycles=N       load/unload cycles (default 100), within
-#   kc.cycles_secs=S  seconds (default 900)
+#   kc.cycles=N       load/unload cycles (default 20; counted, not timed:
+#                     the boot's own timeout guards a hang)
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
 CRYPTOMGR=/sys/module/cryptomgr/parameters
@@ -60,8 +60,7 @@ debug_begin() {
 
 debug_end() {
 	stress=$(debug_arg stress 5)
-	ncycles=$(debug_arg cycles 100)
-	cycles_secs=$(debug_arg cycles_secs 900)
+	ncycles=$(debug_arg cycles 20)
 	kc_loaded && rmmod kchacha
 
 	# D1. the extra self-tests ran at insmod on every driver and passed
@@ -147,14 +146,16 @@ debug_end() {
 		fi
 	done
 
-	# D5. load/unload cycles, bounded in time.  The extra self-tests have
-	#     run at every load so far; here they would take most of the time
-	#     without testing anything new, so only the plain ones run.
+	# D5. load/unload cycles.  The extra self-tests have run at every
+	#     load so far; here they would take most of the time without
+	#     testing anything new, so only the plain ones run.  A leak or a
+	#     reference kept shows in one cycle (kmemleak below, rmmod): 20
+	#     are plenty, and how long they take (TCG on a loaded machine) is
+	#     no result.
 	echo 1 > $CRYPTOMGR/noextratests
 	start=$(date +%s)
 	i=0
-	while [ $i -lt "$ncycles" ] &&
-	      [ $(( $(date +%s) - start )) -lt "$cycles_secs" ]; do
+	while [ $i -lt "$ncycles" ]; do
 		insmod /kchacha.ko && rmmod kchacha || break
 		i=$((i + 1))
 	done
