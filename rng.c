@@ -1,52 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * chacha20rng: a ChaCha20 fast-key-erasure stdrng per implementation, in
- * the kernel CRNG's shape (doc/rng.md).  An instance: a key, a generation,
- * per possible CPU a state on its own cache lines (key, generation, bytes
- * left, a keystream buffer).  Under local_lock_irqsave(), a request
- * rederives a stale CPU key by erasure of the instance key, then takes
- * buffered bytes; what they cannot serve takes what is left of them (none
- * with additional input) and a one-time key per 64 KiB: the buffer's last
- * 32 bytes, kept for it, or by erasure of the CPU key.  The key's stream,
- * unlocked, gives the request's bytes, then the next buffer: SIMD only
- * with interrupts on, cond_resched() where the caller may sleep.  One
- * path for every context (on PREEMPT_RT, those that may take a
- * spinlock_t).  A reseed: key = F_(key ^ m)(), m an HChaCha20 cascade
- * over the seed, clocks, cycles and arch seed, keyed by
- * get_random_bytes().  Reseeds: seed(); 60 s (1 s while the kernel RNG is
- * unready; 64-bit jiffies); a new epoch (vmfork, syscore resume before
- * tasks thaw, PM notifier; release, read with acquire before the
- * entropy); the kernel RNG becoming ready; 1 MiB from one CPU.
+ * the kernel CRNG's shape (drivers/char/random.c; doc/rng.md, "Design").
+ *
+ * An instance has a key K.  Each CPU has one state, shared by every
+ * instance: a 512-byte buffer of keystream, the instance and generation of
+ * the K it comes from.  The buffer's last 32 bytes are the CPU key C.
+ * Invariants, under the CPU's local_lock_irqsave():
+ *  - K keys only C: one C-core block of K (under the instance spinlock),
+ *    its first half the new K, its second C, where the CPU has no C of
+ *    this instance and generation.
+ *  - C keys only a refill: taken out of the state, its stream (with the
+ *    locks dropped; SIMD where interrupts are on) becomes the buffer, 480
+ *    bytes then the next C, if the state has no C of its generation yet.
+ *  - The buffer's other bytes were never handed out, and are wiped as they
+ *    leave: to a request that fits (the fast path), or, 32 at a time, as
+ *    the one-time key of a longer request or one with additional input
+ *    (its digest mixed in), whose stream goes straight to the caller, in
+ *    64 KiB pieces, cond_resched() between them where the caller may sleep.
+ *  - A reseed: K = F_(K ^ m)(), m an HChaCha20 cascade (C core) over the
+ *    seed and this moment (clocks, cycles, arch seed) keyed by
+ *    get_random_bytes(); the new generation makes every CPU drop its state
+ *    at its next request.  Reseeds run unlocked, before a request: on
+ *    seed(); 60 s after the last (1 s while the kernel RNG is unready;
+ *    64-bit jiffies); a new epoch (vmfork, syscore resume before tasks
+ *    thaw, PM notifier; release, read with acquire before the entropy);
+ *    the kernel RNG becoming ready; or where a CPU would hand out more than
+ *    1 MiB under one K (the request drops its lock, reseeds, starts again).
+ * One path for every context; on PREEMPT_RT the locks sleep, so generate()
+ * serves the contexts that may take a spinlock_t.
  */
 #include <crypto/internal/rng.h>
 #include <linux/atomic.h>
 #include <linux/cache.h>
 #include <linux/container_of.h>
+#include <linux/debugfs.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/local_lock.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/suspend.h>
 #include <linux/syscore_ops.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
-#include <linux/debugfs.h>
-#include <linux/seq_file.h>
+#include <crypto/internal/simd.h>
 #include "kchacha_compat.h"
 #include "kchacha.h"
 
-#define KCHACHA_RNG_BUF		512		/* keystream per refill */
-#define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE) /* then a key */
-#define KCHACHA_RNG_DIRECT	256		/* from here on, the slow path */
-#define KCHACHA_RNG_KEY_BYTES	(64 * 1024)	/* per key, between resched */
+#define KCHACHA_RNG_BUF		512		/* keystream, then the CPU key */
+#define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE)
+#define KCHACHA_RNG_PIECE	(64 * 1024)	/* per key, between resched */
 #define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
 #define KCHACHA_RNG_RESEED_SECS	60		/* between reseeds, at most */
 #define KCHACHA_RNG_DOM_SEED	0x64656573	/* "seed" */
@@ -56,22 +69,24 @@
 #define KCHACHA_RNG_DOM_KAT	0x2074616b	/* "kat " */
 #define KCHACHA_RNG_UNREADY	1UL	/* in an epoch: reseeded before ready */
 
-/* One CPU's state: under @lock; bytes before @pos zero, the last 32 a key */
-struct kchacha_rng_pcpu {
+/* A CPU's state, every instance's; under @lock. */
+struct kchacha_rng_cpu {
 	local_lock_t lock;
-	unsigned long generation;	/* of the instance key @key is from */
+	u64 id;				/* the instance its bytes are from */
+	unsigned long generation;	/* of that instance's key */
 	unsigned long left;		/* bytes it may hand out under it */
-	unsigned int pos;		/* next byte of @buf; BUF: empty */
-	u32 key[8];
+	unsigned int pos;		/* next byte of @buf to hand out */
+	bool keyed;			/* @buf ends in the CPU key */
 	u8 buf[KCHACHA_RNG_BUF];
 } ____cacheline_aligned;
 
 struct kchacha_rng {			/* an instance, a tfm's context */
-	struct kchacha_rng_pcpu __percpu *pcpu;
+	struct kchacha_rng_cpu __percpu *cpus;	/* shared; the self-test's */
 	const struct kchacha_impl *impl;
+	u64 id;				/* unique, never 0 */
 	u64 reseed_at;			/* get_jiffies_64() of the next reseed */
 	unsigned long epoch;		/* kchacha_rng_epoch at the last one */
-	unsigned long generation;	/* of @key, never 0 */
+	unsigned long generation;	/* of @key */
 	spinlock_t lock;		/* irqsave; the three above, @key */
 	u32 key[8];
 };
@@ -82,8 +97,14 @@ struct kchacha_rng_alg {
 };
 
 static const u8 kchacha_rng_iv[KCHACHA_IV_SIZE];	/* each key used once */
+static const u8 kchacha_rng_zero[KCHACHA_SIMD_CHUNK];	/* XORed: keystream */
 static atomic_long_t kchacha_rng_epoch;		/* +2 per clone, resume */
-/* the C core, for what runs under a lock or with interrupts off */
+/* the CPU states every instance shares, while there is one; ids */
+static DEFINE_MUTEX(kchacha_rng_mutex);
+static struct kchacha_rng_cpu __percpu *kchacha_rng_cpus;
+static unsigned int kchacha_rng_users;
+static u64 kchacha_rng_ids;
+/* the C core, for what runs with interrupts off */
 static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
 #define kchacha_rng_impl(rng)	(irqs_disabled() ? kchacha_rng_c : (rng)->impl)
 /* what the rng did (debugfs kchacha/rng) */
@@ -98,9 +119,9 @@ static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 		key[i] = get_unaligned_le32(bytes + 4 * i);
 }
 
-/* key = the HChaCha20 cascade over (domain, len) and @data, keyed by key. */
-static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
-			       u32 domain, const u8 *p, unsigned int len)
+/* key = the HChaCha20 cascade (C core) over (domain, len), @p; keyed by key */
+static void kchacha_rng_absorb(u32 *key, u32 domain, const u8 *p,
+			       unsigned int len)
 {
 	u32 state[KCHACHA_STATE_WORDS];
 	u8 block[16];
@@ -112,7 +133,7 @@ static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
 		unsigned int n = min_t(unsigned int, len, sizeof(block));
 
 		kchacha_init_state(state, key, block);
-		kchacha_hchacha(impl, state, key, 20);
+		kchacha_generic_hchacha(state, key, 20);
 		if (!len)
 			break;
 		memcpy(block, p, n);
@@ -125,21 +146,21 @@ static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
 }
 
 /* Fast key erasure, C core: @key = block[0..32), @out = block[32..64). */
-static void kchacha_rng_erase(u32 *key, u32 *out)
+static void kchacha_rng_erase(u32 *key, u8 *out)
 {
 	u32 state[KCHACHA_STATE_WORDS];
 	u8 block[KCHACHA_BLOCK_SIZE] = { };
 
 	kchacha_init_state(state, key, kchacha_rng_iv);
-	kchacha_crypt(kchacha_rng_c, state, block, block, sizeof(block), 20);
+	kchacha_generic_xor(state, block, block, sizeof(block), 20);
 	kchacha_rng_load_key(key, block);
-	kchacha_rng_load_key(out, block + KCHACHA_KEY_SIZE);
+	memcpy(out, block + KCHACHA_KEY_SIZE, KCHACHA_KEY_SIZE);
 	memzero_explicit(block, sizeof(block));
 	memzero_explicit(state, sizeof(state));
 }
 
 /* The time has come, the epoch moved, or the kernel RNG became ready. */
-static bool kchacha_rng_due(const struct kchacha_rng *rng)
+static __always_inline bool kchacha_rng_due(const struct kchacha_rng *rng)
 {
 	unsigned long epoch = READ_ONCE(rng->epoch);
 
@@ -150,9 +171,8 @@ static bool kchacha_rng_due(const struct kchacha_rng *rng)
 }
 
 /*
- * key = F_(key ^ m)(), m the cascade under @fresh over @seed (outside the
- * lock, SIMD if interrupts are on), then @now; with @if_due only if still
- * due (another CPU may have reseeded).
+ * key = F_(key ^ m)(), m the cascade under @fresh over @seed, then @now;
+ * with @if_due only if still due (another CPU may have reseeded).
  */
 static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
 			    const u8 *seed, unsigned int slen, const u8 *now,
@@ -164,18 +184,16 @@ static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
 	int i;
 
 	kchacha_rng_load_key(m, fresh);
-	kchacha_rng_absorb(slen ? kchacha_rng_impl(rng) : kchacha_rng_c, m,
-			   KCHACHA_RNG_DOM_SEED, seed, slen);
-	kchacha_rng_absorb(kchacha_rng_c, m, KCHACHA_RNG_DOM_NOW, now, nlen);
+	kchacha_rng_absorb(m, KCHACHA_RNG_DOM_SEED, seed, slen);
+	kchacha_rng_absorb(m, KCHACHA_RNG_DOM_NOW, now, nlen);
 	spin_lock_irqsave(&rng->lock, flags);
 	done = !if_due || kchacha_rng_due(rng);
 	if (done) {
 		for (i = 0; i < 8; i++)
 			m[i] ^= rng->key[i];
-		kchacha_rng_absorb(kchacha_rng_c, m, KCHACHA_RNG_DOM_MIX,
-				   NULL, 0);
+		kchacha_rng_absorb(m, KCHACHA_RNG_DOM_MIX, NULL, 0);
 		memcpy(rng->key, m, sizeof(rng->key));
-		WRITE_ONCE(rng->generation, rng->generation + 1 ?: 1);
+		WRITE_ONCE(rng->generation, rng->generation + 1);
 		WRITE_ONCE(rng->reseed_at, get_jiffies_64() +
 			   (epoch & KCHACHA_RNG_UNREADY ? HZ :
 			    KCHACHA_RNG_RESEED_SECS * HZ));
@@ -209,120 +227,153 @@ static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 	memzero_explicit(&now, sizeof(now));
 }
 
-static void kchacha_rng_drop(struct kchacha_rng_pcpu *p)
+/* Under @p's lock: @p made @rng's current state, another's dropped. */
+static void kchacha_rng_own(struct kchacha_rng *rng, struct kchacha_rng_cpu *p)
 {
-	memzero_explicit(p->buf + p->pos, KCHACHA_RNG_BUF - p->pos);
-	p->pos = KCHACHA_RNG_BUF;
+	if (likely(p->id == rng->id &&
+		   p->generation == READ_ONCE(rng->generation)))
+		return;
+	memzero_explicit(p->buf, sizeof(p->buf));
+	p->pos = KCHACHA_RNG_OUT;
+	p->keyed = false;
+	p->id = rng->id;
+	p->generation = READ_ONCE(rng->generation);
+	p->left = KCHACHA_RNG_RESEED_BYTES;
+}
+
+/* Under @p's lock: @n bytes of the buffer to @dst, wiped there. */
+static void kchacha_rng_serve(struct kchacha_rng_cpu *p, u8 *dst,
+			      unsigned int n)
+{
+	memcpy(dst, p->buf + p->pos, n);
+	memzero_explicit(p->buf + p->pos, n);
+	p->pos += n;
+	p->left -= n;
 }
 
 /*
- * Under @p's lock: charge @count bytes (rederive a stale key, reseed at
- * the bound); a one-time key: the buffer's tail (with @dst, the rest to it
- * first, @got bytes), or by erasure of @p's where the buffer is empty.
+ * Under @p's lock, @p @rng's: the CPU key into @key, taken out of @p, or
+ * where @p has none, by erasure of the instance key (and the rest of the
+ * buffer dropped).  Returns @p's generation.
  */
-static void kchacha_rng_take_key(struct kchacha_rng *rng,
-				 struct kchacha_rng_pcpu *p, unsigned int count,
-				 u32 *key, u8 *dst, unsigned int *got)
+static unsigned long kchacha_rng_take(struct kchacha_rng *rng,
+				      struct kchacha_rng_cpu *p, u32 *key)
 {
+	u8 *c = p->buf + KCHACHA_RNG_OUT;
 	unsigned long flags;
 
-	if (unlikely(count > p->left ||
-		     p->generation != READ_ONCE(rng->generation))) {
-		if (p->generation == READ_ONCE(rng->generation))
-			kchacha_rng_reseed(rng, NULL, 0, false);
-		kchacha_rng_drop(p);
+	if (!p->keyed) {
+		memzero_explicit(p->buf, sizeof(p->buf));
+		p->pos = KCHACHA_RNG_OUT;
 		spin_lock_irqsave(&rng->lock, flags);
-		kchacha_rng_erase(rng->key, p->key);
-		p->generation = rng->generation;
+		kchacha_rng_erase(rng->key, c);
+		if (p->generation != rng->generation) {	/* just reseeded */
+			p->generation = rng->generation;
+			p->left = KCHACHA_RNG_RESEED_BYTES;
+		}
 		spin_unlock_irqrestore(&rng->lock, flags);
-		p->left = KCHACHA_RNG_RESEED_BYTES;
 	}
-	p->left -= count;
-	if (p->pos == KCHACHA_RNG_BUF) {
-		kchacha_rng_erase(p->key, key);
-		return;
-	}
-	if (dst) {
-		*got = min(count, KCHACHA_RNG_OUT - p->pos);
-		memcpy(dst, p->buf + p->pos, *got);
-	}
-	kchacha_rng_load_key(key, p->buf + KCHACHA_RNG_OUT);
-	kchacha_rng_drop(p);
-}
-
-/* @len bytes of @state's keystream into @dst: XORed into zeros read */
-static void kchacha_rng_ks(const struct kchacha_impl *impl, u32 *state,
-			   u8 *dst, unsigned int len)
-{
-	static const u8 zero[KCHACHA_SIMD_CHUNK];
-	unsigned int n;
-
-	for (; len; len -= n, dst += n) {
-		n = min_t(unsigned int, len, sizeof(zero));
-		kchacha_crypt(impl, state, dst, zero, n, 20);
-	}
+	kchacha_rng_load_key(key, c);
+	memzero_explicit(c, KCHACHA_KEY_SIZE);
+	p->keyed = false;
+	return p->generation;
 }
 
 /*
- * Keystream under the one-time @key (wiped): @len bytes into @dst, then
- * BUF more for the buffer, if it is still empty and of generation @gen.
+ * @len bytes of @key's stream into @dst, the key wiped first (SIMD only
+ * with interrupts on, in sections of at most KCHACHA_SIMD_CHUNK bytes)
  */
-static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key,
-			       unsigned long gen, u8 *dst, unsigned int len)
+static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key, u8 *dst,
+			       unsigned int len)
 {
 	const struct kchacha_impl *impl = kchacha_rng_impl(rng);
 	u32 state[KCHACHA_STATE_WORDS];
-	struct kchacha_rng_pcpu *p;
-	u8 ks[KCHACHA_RNG_BUF];
-	unsigned long flags;
+	unsigned int n;
 
 	kchacha_init_state(state, key, kchacha_rng_iv);
 	memzero_explicit(key, KCHACHA_KEY_SIZE);
-	kchacha_rng_ks(impl, state, dst, len);
-	kchacha_rng_ks(impl, state, ks, sizeof(ks));
-	memzero_explicit(state, sizeof(state));
-	local_lock_irqsave(&rng->pcpu->lock, flags);
-	p = this_cpu_ptr(rng->pcpu);
-	if (p->pos == KCHACHA_RNG_BUF && p->generation == gen) {
-		memcpy(p->buf, ks, sizeof(ks));
-		p->pos = 0;
+	for (; len; len -= n, dst += n) {
+		n = min_t(unsigned int, len, KCHACHA_SIMD_CHUNK);
+		kchacha_crypt(impl, state, dst, kchacha_rng_zero, n, 20);
 	}
-	local_unlock_irqrestore(&rng->pcpu->lock, flags);
-	memzero_explicit(ks, sizeof(ks));
+	memzero_explicit(state, sizeof(state));
 }
 
 /*
- * Past the buffer: what is left of it, then a one-time key per 64 KiB,
- * additional input absorbed into each (and then no buffered bytes).
+ * What the buffer cannot serve now, under the CPU lock (@flags), which it
+ * drops.  A request the buffer can hold takes what is left of it, then
+ * what a refill brings: the stream of the CPU key.  A longer one, or one
+ * with additional input @src, goes in pieces, each the stream of a
+ * one-time key, 32 bytes of the buffer (a digest of @src mixed in), with
+ * a refill where fewer are left.
  */
 static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int slen, u8 *dst,
-				      unsigned int dlen)
+				      unsigned int len, unsigned long flags)
 {
-	struct kchacha_rng_pcpu *p;
-	unsigned long flags, gen;
-	unsigned int n, got;
-	u32 key[8];
+	bool fill = !slen && len <= KCHACHA_RNG_OUT;
+	u32 key[8], add[8] = { };
+	struct kchacha_rng_cpu *p;
+	u8 ks[KCHACHA_RNG_BUF];
+	unsigned long gen;
+	unsigned int n;
+	int i;
 
-	for (;;) {
-		n = min(dlen, KCHACHA_RNG_KEY_BYTES);
-		got = 0;
-		local_lock_irqsave(&rng->pcpu->lock, flags);
-		p = this_cpu_ptr(rng->pcpu);
-		kchacha_rng_take_key(rng, p, n, key, slen ? NULL : dst, &got);
-		gen = p->generation;
-		local_unlock_irqrestore(&rng->pcpu->lock, flags);
-		if (slen)
-			kchacha_rng_absorb(kchacha_rng_impl(rng), key,
-					   KCHACHA_RNG_DOM_ADDTL, src, slen);
-		kchacha_rng_stream(rng, key, gen, dst + got, n - got);
-		dst += n;
-		dlen -= n;
-		if (!dlen)
-			return;
-		if (preemptible() && !rcu_preempt_depth())
-			cond_resched();
+	while (len) {
+		p = this_cpu_ptr(rng->cpus);
+		kchacha_rng_own(rng, p);
+		n = fill ? len : min(len, KCHACHA_RNG_PIECE);
+		if (n > p->left) {	/* the bound: reseed, unlocked */
+			local_unlock_irqrestore(&rng->cpus->lock, flags);
+			kchacha_rng_reseed(rng, NULL, 0, false);
+			local_lock_irqsave(&rng->cpus->lock, flags);
+			continue;
+		}
+		if (fill && p->pos < KCHACHA_RNG_OUT) {
+			n = min(len, KCHACHA_RNG_OUT - p->pos);
+			kchacha_rng_serve(p, dst, n);
+			dst += n;
+			len -= n;
+			continue;
+		}
+		if (!fill && p->pos + KCHACHA_KEY_SIZE <= KCHACHA_RNG_OUT) {
+			kchacha_rng_load_key(key, p->buf + p->pos);
+			memzero_explicit(p->buf + p->pos, KCHACHA_KEY_SIZE);
+			p->pos += KCHACHA_KEY_SIZE;
+			p->left -= n;
+			local_unlock_irqrestore(&rng->cpus->lock, flags);
+			if (src)	/* once per request */
+				kchacha_rng_absorb(add, KCHACHA_RNG_DOM_ADDTL,
+						   src, slen);
+			src = NULL;
+			for (i = 0; slen && i < 8; i++)
+				key[i] ^= add[i];
+			if (slen)
+				kchacha_rng_absorb(key, KCHACHA_RNG_DOM_ADDTL,
+						   NULL, 0);
+			kchacha_rng_stream(rng, key, dst, n);
+			dst += n;
+			len -= n;
+			if (len && preemptible() && !rcu_preempt_depth())
+				cond_resched();
+			local_lock_irqsave(&rng->cpus->lock, flags);
+			continue;
+		}
+		gen = kchacha_rng_take(rng, p, key);	/* a refill */
+		local_unlock_irqrestore(&rng->cpus->lock, flags);
+		kchacha_rng_stream(rng, key, ks, sizeof(ks));
+		local_lock_irqsave(&rng->cpus->lock, flags);
+		p = this_cpu_ptr(rng->cpus);
+		kchacha_rng_own(rng, p);
+		if (!p->keyed && p->generation == gen) {
+			memcpy(p->buf, ks, sizeof(ks));
+			p->pos = 0;
+			p->keyed = true;
+		}
+		memzero_explicit(ks, sizeof(ks));
 	}
+	local_unlock_irqrestore(&rng->cpus->lock, flags);
+	memzero_explicit(add, sizeof(add));
 }
 
 /* generate() but for the reseed checks (what the self-test runs) */
@@ -330,23 +381,19 @@ static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
 					    const u8 *src, unsigned int slen,
 					    u8 *dst, unsigned int dlen)
 {
-	struct kchacha_rng_pcpu *p;
+	struct kchacha_rng_cpu *p;
 	unsigned long flags;
 
-	local_lock_irqsave(&rng->pcpu->lock, flags);
-	p = this_cpu_ptr(rng->pcpu);
-	if (likely(!slen && dlen + p->pos <= KCHACHA_RNG_OUT &&
-		   dlen <= p->left && dlen < KCHACHA_RNG_DIRECT &&
-		   p->generation == READ_ONCE(rng->generation))) {
-		p->left -= dlen;
-		memcpy(dst, p->buf + p->pos, dlen);
-		memzero_explicit(p->buf + p->pos, dlen);
-		p->pos += dlen;
-		local_unlock_irqrestore(&rng->pcpu->lock, flags);
+	local_lock_irqsave(&rng->cpus->lock, flags);
+	p = this_cpu_ptr(rng->cpus);
+	if (likely(!slen && p->id == rng->id &&
+		   p->generation == READ_ONCE(rng->generation) &&
+		   dlen <= KCHACHA_RNG_OUT - p->pos && dlen <= p->left)) {
+		kchacha_rng_serve(p, dst, dlen);
+		local_unlock_irqrestore(&rng->cpus->lock, flags);
 		return;
 	}
-	local_unlock_irqrestore(&rng->pcpu->lock, flags);
-	kchacha_rng_slow(rng, src, slen, dst, dlen);
+	kchacha_rng_slow(rng, src, slen, dst, dlen, flags);
 }
 
 /* Random bytes, in any context; @src, additional input, may be NULL. */
@@ -377,34 +424,58 @@ static void kchacha_rng_set_ent(struct crypto_rng *tfm, const u8 *data,
 	kchacha_rng_seed(tfm, data, len);
 }
 
-static int kchacha_rng_init(struct kchacha_rng *rng,
-			    const struct kchacha_impl *impl)
+static struct kchacha_rng_cpu __percpu *kchacha_rng_cpus_alloc(void)
+{
+	struct kchacha_rng_cpu __percpu *cpus;
+	int cpu;
+
+	cpus = alloc_percpu(struct kchacha_rng_cpu);
+	if (cpus)
+		for_each_possible_cpu(cpu)
+			local_lock_init(&per_cpu_ptr(cpus, cpu)->lock);
+	return cpus;
+}
+
+static void kchacha_rng_cpus_free(struct kchacha_rng_cpu __percpu *cpus)
 {
 	int cpu;
 
+	if (!cpus)
+		return;
+	for_each_possible_cpu(cpu)
+		memzero_explicit(per_cpu_ptr(cpus, cpu), sizeof(*cpus));
+	free_percpu(cpus);
+}
+
+/* An instance on the shared CPU states, or (@own) on states of its own. */
+static int kchacha_rng_init(struct kchacha_rng *rng,
+			    const struct kchacha_impl *impl, bool own)
+{
 	rng->impl = impl;
 	spin_lock_init(&rng->lock);
-	rng->pcpu = alloc_percpu_gfp(struct kchacha_rng_pcpu,
-				     GFP_KERNEL_ACCOUNT);
-	if (!rng->pcpu)
+	mutex_lock(&kchacha_rng_mutex);
+	if (!own && !kchacha_rng_users)
+		kchacha_rng_cpus = kchacha_rng_cpus_alloc();
+	rng->cpus = own ? kchacha_rng_cpus_alloc() : kchacha_rng_cpus;
+	kchacha_rng_users += rng->cpus && !own;
+	rng->id = ++kchacha_rng_ids;
+	mutex_unlock(&kchacha_rng_mutex);
+	if (!rng->cpus)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		local_lock_init(&per_cpu_ptr(rng->pcpu, cpu)->lock);
-		per_cpu_ptr(rng->pcpu, cpu)->pos = KCHACHA_RNG_BUF;
-	}
 	kchacha_rng_reseed(rng, NULL, 0, false);
 	return 0;
 }
 
 static void kchacha_rng_exit(struct kchacha_rng *rng)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (rng->pcpu)
-			memzero_explicit(per_cpu_ptr(rng->pcpu, cpu),
-					 sizeof(struct kchacha_rng_pcpu));
-	free_percpu(rng->pcpu);
+	mutex_lock(&kchacha_rng_mutex);
+	if (rng->cpus != kchacha_rng_cpus) {
+		kchacha_rng_cpus_free(rng->cpus);
+	} else if (rng->cpus && !--kchacha_rng_users) {
+		kchacha_rng_cpus_free(kchacha_rng_cpus);
+		kchacha_rng_cpus = NULL;
+	}
+	mutex_unlock(&kchacha_rng_mutex);
 	memzero_explicit(rng, sizeof(*rng));
 }
 
@@ -453,7 +524,7 @@ static int kchacha_rng_stats_show(struct seq_file *m, void *v)
 		   atomic_long_read(&kchacha_rng_stats[KC_VMFORKS]),
 		   atomic_long_read(&kchacha_rng_stats[KC_RESUMES]),
 		   atomic_long_read(&kchacha_rng_stats[KC_SYSCORE_RESUMES]),
-		   sizeof(struct kchacha_rng_pcpu));
+		   sizeof(struct kchacha_rng_cpu));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kchacha_rng_stats);
@@ -494,7 +565,7 @@ static int kchacha_rng_init_tfm(struct crypto_tfm *tfm)
 	return kchacha_rng_init(crypto_tfm_ctx(tfm),
 				container_of(tfm->__crt_alg,
 					     struct kchacha_rng_alg,
-					     alg.base)->impl);
+					     alg.base)->impl, false);
 }
 
 static void kchacha_rng_exit_tfm(struct crypto_tfm *tfm)
@@ -547,8 +618,8 @@ static const u32 kchacha_rng_script[] = {
 };
 
 static const u32 kchacha_rng_kat_digest[8] = {
-	0x06896368, 0x4045c4bc, 0x6d59bfd0, 0xedcaa12c,
-	0x7be2f0c2, 0x69f599ef, 0xdb948329, 0x110a0ac5,
+	0x5a02b411, 0xea907c36, 0xe68b7d29, 0x62682118,
+	0x6590bfb4, 0xa4a78792, 0x5f6013eb, 0x0d2b6140,
 };
 
 /**
@@ -569,7 +640,7 @@ int kchacha_rng_selftest(const struct kchacha_impl *impl)
 		len += kchacha_rng_script[i];
 	out = kmalloc(len, GFP_KERNEL);
 	buf = out;
-	if (!rng || !buf || kchacha_rng_init(rng, impl))
+	if (!rng || !buf || kchacha_rng_init(rng, impl, true))
 		goto out;
 	for (i = 0; i < sizeof(in); i++)
 		in[i] = i * 13 + 5;
@@ -582,8 +653,7 @@ int kchacha_rng_selftest(const struct kchacha_impl *impl)
 		out += kchacha_rng_script[i];
 	}
 	migrate_enable();
-	kchacha_rng_absorb(kchacha_rng_c, digest, KCHACHA_RNG_DOM_KAT, buf,
-			   len);
+	kchacha_rng_absorb(digest, KCHACHA_RNG_DOM_KAT, buf, len);
 	err = memcmp(digest, kchacha_rng_kat_digest, sizeof(digest)) ? -EINVAL
 								     : 0;
 	if (err)
