@@ -28,36 +28,27 @@
  *    the kernel RNG becoming ready; or where a CPU would hand out more than
  *    1 MiB under one K (the request drops its lock, reseeds, starts again).
  * One path for every context; on PREEMPT_RT the locks sleep, so generate()
- * serves the contexts that may take a spinlock_t.
+ * serves the contexts that may take a spinlock_t.  rng_glue.c ties this
+ * to the crypto API, the notifiers and the load-time self-test.
  */
-#include <crypto/internal/rng.h>
 #include <linux/atomic.h>
-#include <linux/cache.h>
-#include <linux/container_of.h>
-#include <linux/debugfs.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
-#include <linux/local_lock.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/suspend.h>
-#include <linux/syscore_ops.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
 #include <crypto/internal/simd.h>
 #include "kchacha_compat.h"
-#include "kchacha.h"
+#include "kchacha_rng.h"
 
-#define KCHACHA_RNG_BUF		512		/* keystream, then the CPU key */
 #define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE)
 #define KCHACHA_RNG_PIECE	(64 * 1024)	/* per key, between resched */
 #define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
@@ -66,39 +57,11 @@
 #define KCHACHA_RNG_DOM_NOW	0x20776f6e	/* "now " */
 #define KCHACHA_RNG_DOM_MIX	0x2078696d	/* "mix " */
 #define KCHACHA_RNG_DOM_ADDTL	0x6c646461	/* "addl" */
-#define KCHACHA_RNG_DOM_KAT	0x2074616b	/* "kat " */
 #define KCHACHA_RNG_UNREADY	1UL	/* in an epoch: reseeded before ready */
-
-/* A CPU's state, every instance's; under @lock. */
-struct kchacha_rng_cpu {
-	local_lock_t lock;
-	u64 id;				/* the instance its bytes are from */
-	unsigned long generation;	/* of that instance's key */
-	unsigned long left;		/* bytes it may hand out under it */
-	unsigned int pos;		/* next byte of @buf to hand out */
-	bool keyed;			/* @buf ends in the CPU key */
-	u8 buf[KCHACHA_RNG_BUF];
-} ____cacheline_aligned;
-
-struct kchacha_rng {			/* an instance, a tfm's context */
-	struct kchacha_rng_cpu __percpu *cpus;	/* shared; the self-test's */
-	const struct kchacha_impl *impl;
-	u64 id;				/* unique, never 0 */
-	u64 reseed_at;			/* get_jiffies_64() of the next reseed */
-	unsigned long epoch;		/* kchacha_rng_epoch at the last one */
-	unsigned long generation;	/* of @key */
-	spinlock_t lock;		/* irqsave; the three above, @key */
-	u32 key[8];
-};
-
-struct kchacha_rng_alg {
-	struct rng_alg alg;
-	const struct kchacha_impl *impl;
-};
 
 static const u8 kchacha_rng_iv[KCHACHA_IV_SIZE];	/* each key used once */
 static const u8 kchacha_rng_zero[KCHACHA_SIMD_CHUNK];	/* XORed: keystream */
-static atomic_long_t kchacha_rng_epoch;		/* +2 per clone, resume */
+atomic_long_t kchacha_rng_epoch;
 /* the CPU states every instance shares, while there is one; ids */
 static DEFINE_MUTEX(kchacha_rng_mutex);
 static struct kchacha_rng_cpu __percpu *kchacha_rng_cpus;
@@ -107,9 +70,7 @@ static u64 kchacha_rng_ids;
 /* the C core, for what runs with interrupts off */
 static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
 #define kchacha_rng_impl(rng)	(irqs_disabled() ? kchacha_rng_c : (rng)->impl)
-/* what the rng did (debugfs kchacha/rng) */
-enum { KC_RESEEDS, KC_VMFORKS, KC_RESUMES, KC_SYSCORE_RESUMES, KC_NSTATS };
-static atomic_long_t kchacha_rng_stats[KC_NSTATS];
+atomic_long_t kchacha_rng_stats[KC_NSTATS];
 
 static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 {
@@ -120,8 +81,7 @@ static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 }
 
 /* key = the HChaCha20 cascade (C core) over (domain, len), @p; keyed by key */
-static void kchacha_rng_absorb(u32 *key, u32 domain, const u8 *p,
-			       unsigned int len)
+void kchacha_rng_absorb(u32 *key, u32 domain, const u8 *p, unsigned int len)
 {
 	u32 state[KCHACHA_STATE_WORDS];
 	u8 block[16];
@@ -174,9 +134,9 @@ static __always_inline bool kchacha_rng_due(const struct kchacha_rng *rng)
  * key = F_(key ^ m)(), m the cascade under @fresh over @seed, then @now;
  * with @if_due only if still due (another CPU may have reseeded).
  */
-static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
-			    const u8 *seed, unsigned int slen, const u8 *now,
-			    unsigned int nlen, unsigned long epoch, bool if_due)
+bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
+		     const u8 *seed, unsigned int slen, const u8 *now,
+		     unsigned int nlen, unsigned long epoch, bool if_due)
 {
 	unsigned long flags;
 	bool done;
@@ -377,9 +337,8 @@ static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 }
 
 /* generate() but for the reseed checks (what the self-test runs) */
-static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
-					    const u8 *src, unsigned int slen,
-					    u8 *dst, unsigned int dlen)
+__always_inline void kchacha_rng_get(struct kchacha_rng *rng, const u8 *src,
+				     unsigned int slen, u8 *dst, unsigned int dlen)
 {
 	struct kchacha_rng_cpu *p;
 	unsigned long flags;
@@ -397,8 +356,8 @@ static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
 }
 
 /* Random bytes, in any context; @src, additional input, may be NULL. */
-static int kchacha_rng_generate(struct crypto_rng *tfm, const u8 *src,
-				unsigned int slen, u8 *dst, unsigned int dlen)
+int kchacha_rng_generate(struct crypto_rng *tfm, const u8 *src,
+			 unsigned int slen, u8 *dst, unsigned int dlen)
 {
 	struct kchacha_rng *rng = crypto_rng_ctx(tfm);
 
@@ -411,17 +370,11 @@ static int kchacha_rng_generate(struct crypto_rng *tfm, const u8 *src,
 }
 
 /* Reseed now, mixing in @seed (may be NULL); test entropy is a seed too */
-static int kchacha_rng_seed(struct crypto_rng *tfm, const u8 *seed,
-			    unsigned int slen)
+int kchacha_rng_seed(struct crypto_rng *tfm, const u8 *seed,
+		     unsigned int slen)
 {
 	kchacha_rng_reseed(crypto_rng_ctx(tfm), seed, slen, false);
 	return 0;
-}
-
-static void kchacha_rng_set_ent(struct crypto_rng *tfm, const u8 *data,
-				unsigned int len)
-{
-	kchacha_rng_seed(tfm, data, len);
 }
 
 static struct kchacha_rng_cpu __percpu *kchacha_rng_cpus_alloc(void)
@@ -448,8 +401,8 @@ static void kchacha_rng_cpus_free(struct kchacha_rng_cpu __percpu *cpus)
 }
 
 /* An instance on the shared CPU states, or (@own) on states of its own. */
-static int kchacha_rng_init(struct kchacha_rng *rng,
-			    const struct kchacha_impl *impl, bool own)
+int kchacha_rng_init(struct kchacha_rng *rng, const struct kchacha_impl *impl,
+		     bool own)
 {
 	rng->impl = impl;
 	spin_lock_init(&rng->lock);
@@ -466,7 +419,7 @@ static int kchacha_rng_init(struct kchacha_rng *rng,
 	return 0;
 }
 
-static void kchacha_rng_exit(struct kchacha_rng *rng)
+void kchacha_rng_exit(struct kchacha_rng *rng)
 {
 	mutex_lock(&kchacha_rng_mutex);
 	if (rng->cpus != kchacha_rng_cpus) {
@@ -479,190 +432,3 @@ static void kchacha_rng_exit(struct kchacha_rng *rng)
 	memzero_explicit(rng, sizeof(*rng));
 }
 
-/* Every instance reseeds at its next request (release: see the top). */
-static void kchacha_rng_new_epoch(int stat)
-{
-	atomic_long_add_return_release(2, &kchacha_rng_epoch);
-	atomic_long_inc(&kchacha_rng_stats[stat]);
-}
-
-/* Resumed (a restored image too): one CPU, irqs off, before any task. */
-static void kchacha_rng_syscore_resume(KCHACHA_SYSCORE_ARGS)
-{
-	kchacha_rng_new_epoch(KC_SYSCORE_RESUMES);
-}
-
-KCHACHA_SYSCORE_DEFINE(kchacha_rng_syscore, kchacha_rng_syscore_resume);
-
-/* A VM clone; a resume, after the kernel RNG's PM notifier reseeded it. */
-static int kchacha_rng_notify(struct notifier_block *nb, unsigned long action,
-			      void *data);
-static struct notifier_block kchacha_rng_vmfork_nb = {
-	.notifier_call = kchacha_rng_notify,
-};
-
-static struct notifier_block kchacha_rng_pm_nb = {
-	.notifier_call = kchacha_rng_notify,
-	.priority = -1,
-};
-
-static int kchacha_rng_notify(struct notifier_block *nb, unsigned long action,
-			      void *data)
-{
-	if (nb == &kchacha_rng_vmfork_nb)
-		kchacha_rng_new_epoch(KC_VMFORKS);
-	else if (action == PM_POST_SUSPEND || action == PM_POST_HIBERNATION)
-		kchacha_rng_new_epoch(KC_RESUMES);
-	return NOTIFY_DONE;
-}
-
-static struct dentry *kchacha_rng_debugfs;
-static int kchacha_rng_stats_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "reseeds %ld\nvmforks %ld\nresumes %ld\nsyscore_resumes %ld\npcpu_bytes %zu\n",
-		   atomic_long_read(&kchacha_rng_stats[KC_RESEEDS]),
-		   atomic_long_read(&kchacha_rng_stats[KC_VMFORKS]),
-		   atomic_long_read(&kchacha_rng_stats[KC_RESUMES]),
-		   atomic_long_read(&kchacha_rng_stats[KC_SYSCORE_RESUMES]),
-		   sizeof(struct kchacha_rng_cpu));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(kchacha_rng_stats);
-
-/**
- * kchacha_rng_init_module() - notifiers, syscore hook, debugfs kchacha/rng;
- *	kchacha_rng_exit_module() undoes it
- * Return: 0 or a negative errno.
- */
-int kchacha_rng_init_module(void)
-{
-	int err = register_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
-
-	if (err)
-		return err;
-	err = register_pm_notifier(&kchacha_rng_pm_nb);
-	if (err) {
-		unregister_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
-		return err;
-	}
-	kchacha_register_syscore(&kchacha_rng_syscore);
-	kchacha_rng_debugfs = debugfs_create_dir("kchacha", NULL);
-	debugfs_create_file("rng", 0444, kchacha_rng_debugfs, NULL,
-			    &kchacha_rng_stats_fops);
-	return 0;
-}
-
-void kchacha_rng_exit_module(void)
-{
-	debugfs_remove_recursive(kchacha_rng_debugfs);
-	kchacha_unregister_syscore(&kchacha_rng_syscore);
-	unregister_pm_notifier(&kchacha_rng_pm_nb);
-	unregister_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
-}
-
-static int kchacha_rng_init_tfm(struct crypto_tfm *tfm)
-{
-	return kchacha_rng_init(crypto_tfm_ctx(tfm),
-				container_of(tfm->__crt_alg,
-					     struct kchacha_rng_alg,
-					     alg.base)->impl, false);
-}
-
-static void kchacha_rng_exit_tfm(struct crypto_tfm *tfm)
-{
-	kchacha_rng_exit(crypto_tfm_ctx(tfm));
-}
-
-/**
- * kchacha_rng_alg_create() - the stdrng of one implementation
- * @impl: the implementation
- * @priority: its cra_priority
- * Return: the algorithm, ready to register; NULL when out of memory.
- */
-struct rng_alg *kchacha_rng_alg_create(const struct kchacha_impl *impl,
-				       int priority)
-{
-	struct kchacha_rng_alg *ra = kzalloc(sizeof(*ra), GFP_KERNEL);
-	struct rng_alg *alg;
-
-	if (!ra)
-		return NULL;
-	ra->impl = impl;
-	alg = &ra->alg;
-	strscpy(alg->base.cra_name, "stdrng", CRYPTO_MAX_ALG_NAME);
-	snprintf(alg->base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
-		 "chacha20rng-kchacha-%s", impl->name);
-	alg->base.cra_priority = priority;
-	alg->base.cra_ctxsize = sizeof(struct kchacha_rng);
-	alg->base.cra_module = THIS_MODULE;
-	alg->base.cra_init = kchacha_rng_init_tfm;
-	alg->base.cra_exit = kchacha_rng_exit_tfm;
-	alg->generate = kchacha_rng_generate;
-	alg->seed = kchacha_rng_seed;
-	alg->set_ent = kchacha_rng_set_ent;
-	alg->seedsize = KCHACHA_KEY_SIZE;
-	return alg;
-}
-
-/* Free an algorithm of kchacha_rng_alg_create(), not registered, or NULL. */
-void kchacha_rng_alg_destroy(struct rng_alg *alg)
-{
-	if (alg)
-		kfree(container_of(alg, struct kchacha_rng_alg, alg));
-}
-
-/* A script of every path; its output's cascade under the zero key. */
-static const u32 kchacha_rng_script[] = {
-	1, 3, 16, 32, 64, 100, 255, 256, 511, 40, 1000, 300, 480, 17,
-	13000, 70000, 2, 600,
-};
-
-static const u32 kchacha_rng_kat_digest[8] = {
-	0x5a02b411, 0xea907c36, 0xe68b7d29, 0x62682118,
-	0x6590bfb4, 0xa4a78792, 0x5f6013eb, 0x0d2b6140,
-};
-
-/**
- * kchacha_rng_selftest() - the script on an instance of @impl keyed by
- *	mix() of known bytes, on one CPU, below the reseed checks
- * @impl: the implementation
- * Return: 0 if its output gives the known answer, -EINVAL, -ENOMEM.
- */
-int kchacha_rng_selftest(const struct kchacha_impl *impl)
-{
-	struct kchacha_rng *rng = kzalloc(sizeof(*rng), GFP_KERNEL);
-	unsigned int i, len = 0;
-	u8 in[KCHACHA_KEY_SIZE], *buf, *out;
-	u32 digest[8] = { };
-	int err = -ENOMEM;
-
-	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++)
-		len += kchacha_rng_script[i];
-	out = kmalloc(len, GFP_KERNEL);
-	buf = out;
-	if (!rng || !buf || kchacha_rng_init(rng, impl, true))
-		goto out;
-	for (i = 0; i < sizeof(in); i++)
-		in[i] = i * 13 + 5;
-	memset(rng->key, 0, sizeof(rng->key));
-	kchacha_rng_mix(rng, in, in, 23, NULL, 0, 0, false);
-	migrate_disable();
-	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++) {
-		kchacha_rng_get(rng, in, i % 4 == 1 ? 7 : 0, out,
-				kchacha_rng_script[i]);
-		out += kchacha_rng_script[i];
-	}
-	migrate_enable();
-	kchacha_rng_absorb(digest, KCHACHA_RNG_DOM_KAT, buf, len);
-	err = memcmp(digest, kchacha_rng_kat_digest, sizeof(digest)) ? -EINVAL
-								     : 0;
-	if (err)
-		pr_err("kchacha: %s: rng self-test failed: known-answer stream\n",
-		       impl->name);
-out:
-	kfree_sensitive(buf);
-	if (rng)
-		kchacha_rng_exit(rng);
-	kfree(rng);
-	return err;
-}
