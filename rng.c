@@ -314,7 +314,9 @@ static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 			kchacha_rng_stream(rng, key, dst, n);
 			dst += n;
 			len -= n;
-			if (len && preemptible() && !rcu_preempt_depth())
+			if (!len)
+				goto out;
+			if (preemptible() && !rcu_preempt_depth())
 				cond_resched();
 			local_lock_irqsave(&rng->cpus->lock, flags);
 			continue;
@@ -333,6 +335,7 @@ static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 		memzero_explicit(ks, sizeof(ks));
 	}
 	local_unlock_irqrestore(&rng->cpus->lock, flags);
+out:
 	memzero_explicit(add, sizeof(add));
 }
 
