@@ -41,11 +41,9 @@
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
-#include <crypto/internal/simd.h>
 #include "kchacha_compat.h"
 #include "kchacha_rng.h"
 
