@@ -143,7 +143,7 @@ int kchacha_selftest_broken_vector(const struct kchacha_impl *impl,
 				   unsigned int i);
 #endif
 
-/* rng.c: the ChaCha20 fast-key-erasure stdrng of each implementation */
+/* rng.c, rng_glue.c: the ChaCha20 fast-key-erasure stdrng of each implementation */
 struct rng_alg;
 struct kchacha_rng;
 struct rng_alg *kchacha_rng_alg_create(const struct kchacha_impl *impl,

@@ -1,94 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * chacha20rng: a ChaCha20 fast-key-erasure stdrng per implementation, in
- * the kernel CRNG's shape (doc/rng.md).  An instance: a key, a generation,
- * per possible CPU a state on its own cache lines (key, generation, bytes
- * left, a keystream buffer).  Under local_lock_irqsave(), a request
- * rederives a stale CPU key by erasure of the instance key, then takes
- * buffered bytes; what they cannot serve takes what is left of them (none
- * with additional input) and a one-time key per 64 KiB: the buffer's last
- * 32 bytes, kept for it, or by erasure of the CPU key.  The key's stream,
- * unlocked, gives the request's bytes, then the next buffer: SIMD only
- * with interrupts on, cond_resched() where the caller may sleep.  One
- * path for every context (on PREEMPT_RT, those that may take a
- * spinlock_t).  A reseed: key = F_(key ^ m)(), m an HChaCha20 cascade
- * over the seed, clocks, cycles and arch seed, keyed by
- * get_random_bytes().  Reseeds: seed(); 60 s (1 s while the kernel RNG is
- * unready; 64-bit jiffies); a new epoch (vmfork, syscore resume before
- * tasks thaw, PM notifier; release, read with acquire before the
- * entropy); the kernel RNG becoming ready; 1 MiB from one CPU.
+ * the kernel CRNG's shape (drivers/char/random.c; doc/rng.md, "Design").
+ *
+ * An instance has a key K.  Each CPU has one state, shared by every
+ * instance: a 512-byte buffer of keystream, the instance and generation of
+ * the K it comes from.  The buffer's last 32 bytes are the CPU key C.
+ * Invariants, under the CPU's local_lock_irqsave():
+ *  - K keys only C: one C-core block of K (under the instance spinlock),
+ *    its first half the new K, its second C, where the CPU has no C of
+ *    this instance and generation.
+ *  - C keys only a refill: taken out of the state, its stream (with the
+ *    locks dropped; SIMD where interrupts are on) becomes the buffer, 480
+ *    bytes then the next C, if the state has no C of its generation yet.
+ *  - The buffer's other bytes were never handed out, and are wiped as they
+ *    leave: to a request that fits (the fast path), or, 32 at a time, as
+ *    the one-time key of a longer request or one with additional input
+ *    (its digest mixed in), whose stream goes straight to the caller, in
+ *    64 KiB pieces, cond_resched() between them where the caller may sleep.
+ *  - A reseed: K = F_(K ^ m)(), m an HChaCha20 cascade (C core) over the
+ *    seed and this moment (clocks, cycles, arch seed) keyed by
+ *    get_random_bytes(); the new generation makes every CPU drop its state
+ *    at its next request.  Reseeds run unlocked, before a request: on
+ *    seed(); 60 s after the last (1 s while the kernel RNG is unready;
+ *    64-bit jiffies); a new epoch (vmfork, syscore resume before tasks
+ *    thaw, PM notifier; release, read with acquire before the entropy);
+ *    the kernel RNG becoming ready; or where a CPU would hand out more than
+ *    1 MiB under one K (the request drops its lock, reseeds, starts again).
+ * One path for every context; on PREEMPT_RT the locks sleep, so generate()
+ * serves the contexts that may take a spinlock_t.  rng_glue.c ties this
+ * to the crypto API, the notifiers and the load-time self-test.
  */
-#include <crypto/internal/rng.h>
 #include <linux/atomic.h>
-#include <linux/cache.h>
-#include <linux/container_of.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
-#include <linux/local_lock.h>
-#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/suspend.h>
-#include <linux/syscore_ops.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
-#include <linux/debugfs.h>
-#include <linux/seq_file.h>
 #include "kchacha_compat.h"
-#include "kchacha.h"
+#include "kchacha_rng.h"
 
-#define KCHACHA_RNG_BUF		512		/* keystream per refill */
-#define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE) /* then a key */
-#define KCHACHA_RNG_DIRECT	256		/* from here on, the slow path */
-#define KCHACHA_RNG_KEY_BYTES	(64 * 1024)	/* per key, between resched */
+#define KCHACHA_RNG_OUT		(KCHACHA_RNG_BUF - KCHACHA_KEY_SIZE)
+#define KCHACHA_RNG_PIECE	(64 * 1024)	/* per key, between resched */
 #define KCHACHA_RNG_RESEED_BYTES (1024 * 1024)	/* per CPU and generation */
 #define KCHACHA_RNG_RESEED_SECS	60		/* between reseeds, at most */
 #define KCHACHA_RNG_DOM_SEED	0x64656573	/* "seed" */
 #define KCHACHA_RNG_DOM_NOW	0x20776f6e	/* "now " */
 #define KCHACHA_RNG_DOM_MIX	0x2078696d	/* "mix " */
 #define KCHACHA_RNG_DOM_ADDTL	0x6c646461	/* "addl" */
-#define KCHACHA_RNG_DOM_KAT	0x2074616b	/* "kat " */
 #define KCHACHA_RNG_UNREADY	1UL	/* in an epoch: reseeded before ready */
 
-/* One CPU's state: under @lock; bytes before @pos zero, the last 32 a key */
-struct kchacha_rng_pcpu {
-	local_lock_t lock;
-	unsigned long generation;	/* of the instance key @key is from */
-	unsigned long left;		/* bytes it may hand out under it */
-	unsigned int pos;		/* next byte of @buf; BUF: empty */
-	u32 key[8];
-	u8 buf[KCHACHA_RNG_BUF];
-} ____cacheline_aligned;
-
-struct kchacha_rng {			/* an instance, a tfm's context */
-	struct kchacha_rng_pcpu __percpu *pcpu;
-	const struct kchacha_impl *impl;
-	u64 reseed_at;			/* get_jiffies_64() of the next reseed */
-	unsigned long epoch;		/* kchacha_rng_epoch at the last one */
-	unsigned long generation;	/* of @key, never 0 */
-	spinlock_t lock;		/* irqsave; the three above, @key */
-	u32 key[8];
-};
-
-struct kchacha_rng_alg {
-	struct rng_alg alg;
-	const struct kchacha_impl *impl;
-};
-
 static const u8 kchacha_rng_iv[KCHACHA_IV_SIZE];	/* each key used once */
-static atomic_long_t kchacha_rng_epoch;		/* +2 per clone, resume */
-/* the C core, for what runs under a lock or with interrupts off */
+static const u8 kchacha_rng_zero[KCHACHA_SIMD_CHUNK];	/* XORed: keystream */
+atomic_long_t kchacha_rng_epoch;
+/* the CPU states every instance shares, while there is one; ids */
+static DEFINE_MUTEX(kchacha_rng_mutex);
+static struct kchacha_rng_cpu __percpu *kchacha_rng_cpus;
+static unsigned int kchacha_rng_users;
+static u64 kchacha_rng_ids;
+/* the C core, for what runs with interrupts off */
 static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
 #define kchacha_rng_impl(rng)	(irqs_disabled() ? kchacha_rng_c : (rng)->impl)
-/* what the rng did (debugfs kchacha/rng) */
-enum { KC_RESEEDS, KC_VMFORKS, KC_RESUMES, KC_SYSCORE_RESUMES, KC_NSTATS };
-static atomic_long_t kchacha_rng_stats[KC_NSTATS];
+atomic_long_t kchacha_rng_stats[KC_NSTATS];
 
 static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 {
@@ -98,9 +78,8 @@ static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 		key[i] = get_unaligned_le32(bytes + 4 * i);
 }
 
-/* key = the HChaCha20 cascade over (domain, len) and @data, keyed by key. */
-static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
-			       u32 domain, const u8 *p, unsigned int len)
+/* key = the HChaCha20 cascade (C core) over (domain, len), @p; keyed by key */
+void kchacha_rng_absorb(u32 *key, u32 domain, const u8 *p, unsigned int len)
 {
 	u32 state[KCHACHA_STATE_WORDS];
 	u8 block[16];
@@ -112,7 +91,7 @@ static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
 		unsigned int n = min_t(unsigned int, len, sizeof(block));
 
 		kchacha_init_state(state, key, block);
-		kchacha_hchacha(impl, state, key, 20);
+		kchacha_generic_hchacha(state, key, 20);
 		if (!len)
 			break;
 		memcpy(block, p, n);
@@ -125,21 +104,21 @@ static void kchacha_rng_absorb(const struct kchacha_impl *impl, u32 *key,
 }
 
 /* Fast key erasure, C core: @key = block[0..32), @out = block[32..64). */
-static void kchacha_rng_erase(u32 *key, u32 *out)
+static void kchacha_rng_erase(u32 *key, u8 *out)
 {
 	u32 state[KCHACHA_STATE_WORDS];
 	u8 block[KCHACHA_BLOCK_SIZE] = { };
 
 	kchacha_init_state(state, key, kchacha_rng_iv);
-	kchacha_crypt(kchacha_rng_c, state, block, block, sizeof(block), 20);
+	kchacha_generic_xor(state, block, block, sizeof(block), 20);
 	kchacha_rng_load_key(key, block);
-	kchacha_rng_load_key(out, block + KCHACHA_KEY_SIZE);
+	memcpy(out, block + KCHACHA_KEY_SIZE, KCHACHA_KEY_SIZE);
 	memzero_explicit(block, sizeof(block));
 	memzero_explicit(state, sizeof(state));
 }
 
 /* The time has come, the epoch moved, or the kernel RNG became ready. */
-static bool kchacha_rng_due(const struct kchacha_rng *rng)
+static __always_inline bool kchacha_rng_due(const struct kchacha_rng *rng)
 {
 	unsigned long epoch = READ_ONCE(rng->epoch);
 
@@ -150,13 +129,12 @@ static bool kchacha_rng_due(const struct kchacha_rng *rng)
 }
 
 /*
- * key = F_(key ^ m)(), m the cascade under @fresh over @seed (outside the
- * lock, SIMD if interrupts are on), then @now; with @if_due only if still
- * due (another CPU may have reseeded).
+ * key = F_(key ^ m)(), m the cascade under @fresh over @seed, then @now;
+ * with @if_due only if still due (another CPU may have reseeded).
  */
-static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
-			    const u8 *seed, unsigned int slen, const u8 *now,
-			    unsigned int nlen, unsigned long epoch, bool if_due)
+bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
+		     const u8 *seed, unsigned int slen, const u8 *now,
+		     unsigned int nlen, unsigned long epoch, bool if_due)
 {
 	unsigned long flags;
 	bool done;
@@ -164,18 +142,16 @@ static bool kchacha_rng_mix(struct kchacha_rng *rng, const u8 *fresh,
 	int i;
 
 	kchacha_rng_load_key(m, fresh);
-	kchacha_rng_absorb(slen ? kchacha_rng_impl(rng) : kchacha_rng_c, m,
-			   KCHACHA_RNG_DOM_SEED, seed, slen);
-	kchacha_rng_absorb(kchacha_rng_c, m, KCHACHA_RNG_DOM_NOW, now, nlen);
+	kchacha_rng_absorb(m, KCHACHA_RNG_DOM_SEED, seed, slen);
+	kchacha_rng_absorb(m, KCHACHA_RNG_DOM_NOW, now, nlen);
 	spin_lock_irqsave(&rng->lock, flags);
 	done = !if_due || kchacha_rng_due(rng);
 	if (done) {
 		for (i = 0; i < 8; i++)
 			m[i] ^= rng->key[i];
-		kchacha_rng_absorb(kchacha_rng_c, m, KCHACHA_RNG_DOM_MIX,
-				   NULL, 0);
+		kchacha_rng_absorb(m, KCHACHA_RNG_DOM_MIX, NULL, 0);
 		memcpy(rng->key, m, sizeof(rng->key));
-		WRITE_ONCE(rng->generation, rng->generation + 1 ?: 1);
+		WRITE_ONCE(rng->generation, rng->generation + 1);
 		WRITE_ONCE(rng->reseed_at, get_jiffies_64() +
 			   (epoch & KCHACHA_RNG_UNREADY ? HZ :
 			    KCHACHA_RNG_RESEED_SECS * HZ));
@@ -209,149 +185,180 @@ static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 	memzero_explicit(&now, sizeof(now));
 }
 
-static void kchacha_rng_drop(struct kchacha_rng_pcpu *p)
+/* Under @p's lock: @p made @rng's current state, another's dropped. */
+static void kchacha_rng_own(struct kchacha_rng *rng, struct kchacha_rng_cpu *p)
 {
-	memzero_explicit(p->buf + p->pos, KCHACHA_RNG_BUF - p->pos);
-	p->pos = KCHACHA_RNG_BUF;
+	if (likely(p->id == rng->id &&
+		   p->generation == READ_ONCE(rng->generation)))
+		return;
+	memzero_explicit(p->buf, sizeof(p->buf));
+	p->pos = KCHACHA_RNG_OUT;
+	p->keyed = false;
+	p->id = rng->id;
+	p->generation = READ_ONCE(rng->generation);
+	p->left = KCHACHA_RNG_RESEED_BYTES;
+}
+
+/* Under @p's lock: @n bytes of the buffer to @dst, wiped there. */
+static void kchacha_rng_serve(struct kchacha_rng_cpu *p, u8 *dst,
+			      unsigned int n)
+{
+	memcpy(dst, p->buf + p->pos, n);
+	memzero_explicit(p->buf + p->pos, n);
+	p->pos += n;
+	p->left -= n;
 }
 
 /*
- * Under @p's lock: charge @count bytes (rederive a stale key, reseed at
- * the bound); a one-time key: the buffer's tail (with @dst, the rest to it
- * first, @got bytes), or by erasure of @p's where the buffer is empty.
+ * Under @p's lock, @p @rng's: the CPU key into @key, taken out of @p, or
+ * where @p has none, by erasure of the instance key (and the rest of the
+ * buffer dropped).  Returns @p's generation.
  */
-static void kchacha_rng_take_key(struct kchacha_rng *rng,
-				 struct kchacha_rng_pcpu *p, unsigned int count,
-				 u32 *key, u8 *dst, unsigned int *got)
+static unsigned long kchacha_rng_take(struct kchacha_rng *rng,
+				      struct kchacha_rng_cpu *p, u32 *key)
 {
+	u8 *c = p->buf + KCHACHA_RNG_OUT;
 	unsigned long flags;
 
-	if (unlikely(count > p->left ||
-		     p->generation != READ_ONCE(rng->generation))) {
-		if (p->generation == READ_ONCE(rng->generation))
-			kchacha_rng_reseed(rng, NULL, 0, false);
-		kchacha_rng_drop(p);
+	if (!p->keyed) {
+		memzero_explicit(p->buf, sizeof(p->buf));
+		p->pos = KCHACHA_RNG_OUT;
 		spin_lock_irqsave(&rng->lock, flags);
-		kchacha_rng_erase(rng->key, p->key);
-		p->generation = rng->generation;
+		kchacha_rng_erase(rng->key, c);
+		if (p->generation != rng->generation) {	/* just reseeded */
+			p->generation = rng->generation;
+			p->left = KCHACHA_RNG_RESEED_BYTES;
+		}
 		spin_unlock_irqrestore(&rng->lock, flags);
-		p->left = KCHACHA_RNG_RESEED_BYTES;
 	}
-	p->left -= count;
-	if (p->pos == KCHACHA_RNG_BUF) {
-		kchacha_rng_erase(p->key, key);
-		return;
-	}
-	if (dst) {
-		*got = min(count, KCHACHA_RNG_OUT - p->pos);
-		memcpy(dst, p->buf + p->pos, *got);
-	}
-	kchacha_rng_load_key(key, p->buf + KCHACHA_RNG_OUT);
-	kchacha_rng_drop(p);
-}
-
-/* @len bytes of @state's keystream into @dst: XORed into zeros read */
-static void kchacha_rng_ks(const struct kchacha_impl *impl, u32 *state,
-			   u8 *dst, unsigned int len)
-{
-	static const u8 zero[KCHACHA_SIMD_CHUNK];
-	unsigned int n;
-
-	for (; len; len -= n, dst += n) {
-		n = min_t(unsigned int, len, sizeof(zero));
-		kchacha_crypt(impl, state, dst, zero, n, 20);
-	}
+	kchacha_rng_load_key(key, c);
+	memzero_explicit(c, KCHACHA_KEY_SIZE);
+	p->keyed = false;
+	return p->generation;
 }
 
 /*
- * Keystream under the one-time @key (wiped): @len bytes into @dst, then
- * BUF more for the buffer, if it is still empty and of generation @gen.
+ * @len bytes of @key's stream into @dst, the key wiped first (SIMD only
+ * with interrupts on, in sections of at most KCHACHA_SIMD_CHUNK bytes)
  */
-static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key,
-			       unsigned long gen, u8 *dst, unsigned int len)
+static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key, u8 *dst,
+			       unsigned int len)
 {
 	const struct kchacha_impl *impl = kchacha_rng_impl(rng);
 	u32 state[KCHACHA_STATE_WORDS];
-	struct kchacha_rng_pcpu *p;
-	u8 ks[KCHACHA_RNG_BUF];
-	unsigned long flags;
+	unsigned int n;
 
 	kchacha_init_state(state, key, kchacha_rng_iv);
 	memzero_explicit(key, KCHACHA_KEY_SIZE);
-	kchacha_rng_ks(impl, state, dst, len);
-	kchacha_rng_ks(impl, state, ks, sizeof(ks));
-	memzero_explicit(state, sizeof(state));
-	local_lock_irqsave(&rng->pcpu->lock, flags);
-	p = this_cpu_ptr(rng->pcpu);
-	if (p->pos == KCHACHA_RNG_BUF && p->generation == gen) {
-		memcpy(p->buf, ks, sizeof(ks));
-		p->pos = 0;
+	for (; len; len -= n, dst += n) {
+		n = min_t(unsigned int, len, KCHACHA_SIMD_CHUNK);
+		kchacha_crypt(impl, state, dst, kchacha_rng_zero, n, 20);
 	}
-	local_unlock_irqrestore(&rng->pcpu->lock, flags);
-	memzero_explicit(ks, sizeof(ks));
+	memzero_explicit(state, sizeof(state));
 }
 
 /*
- * Past the buffer: what is left of it, then a one-time key per 64 KiB,
- * additional input absorbed into each (and then no buffered bytes).
+ * What the buffer cannot serve now, under the CPU lock (@flags), which it
+ * drops.  A request the buffer can hold takes what is left of it, then
+ * what a refill brings: the stream of the CPU key.  A longer one, or one
+ * with additional input @src, goes in pieces, each the stream of a
+ * one-time key, 32 bytes of the buffer (a digest of @src mixed in), with
+ * a refill where fewer are left.
  */
 static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int slen, u8 *dst,
-				      unsigned int dlen)
+				      unsigned int len, unsigned long flags)
 {
-	struct kchacha_rng_pcpu *p;
-	unsigned long flags, gen;
-	unsigned int n, got;
-	u32 key[8];
+	bool fill = !slen && len <= KCHACHA_RNG_OUT;
+	u32 key[8], add[8] = { };
+	struct kchacha_rng_cpu *p;
+	u8 ks[KCHACHA_RNG_BUF];
+	unsigned long gen;
+	unsigned int n;
+	int i;
 
-	for (;;) {
-		n = min(dlen, KCHACHA_RNG_KEY_BYTES);
-		got = 0;
-		local_lock_irqsave(&rng->pcpu->lock, flags);
-		p = this_cpu_ptr(rng->pcpu);
-		kchacha_rng_take_key(rng, p, n, key, slen ? NULL : dst, &got);
-		gen = p->generation;
-		local_unlock_irqrestore(&rng->pcpu->lock, flags);
-		if (slen)
-			kchacha_rng_absorb(kchacha_rng_impl(rng), key,
-					   KCHACHA_RNG_DOM_ADDTL, src, slen);
-		kchacha_rng_stream(rng, key, gen, dst + got, n - got);
-		dst += n;
-		dlen -= n;
-		if (!dlen)
-			return;
-		if (preemptible() && !rcu_preempt_depth())
-			cond_resched();
+	while (len) {
+		p = this_cpu_ptr(rng->cpus);
+		kchacha_rng_own(rng, p);
+		n = fill ? len : min(len, KCHACHA_RNG_PIECE);
+		if (n > p->left) {	/* the bound: reseed, unlocked */
+			local_unlock_irqrestore(&rng->cpus->lock, flags);
+			kchacha_rng_reseed(rng, NULL, 0, false);
+			local_lock_irqsave(&rng->cpus->lock, flags);
+			continue;
+		}
+		if (fill && p->pos < KCHACHA_RNG_OUT) {
+			n = min(len, KCHACHA_RNG_OUT - p->pos);
+			kchacha_rng_serve(p, dst, n);
+			dst += n;
+			len -= n;
+			continue;
+		}
+		if (!fill && p->pos + KCHACHA_KEY_SIZE <= KCHACHA_RNG_OUT) {
+			kchacha_rng_load_key(key, p->buf + p->pos);
+			memzero_explicit(p->buf + p->pos, KCHACHA_KEY_SIZE);
+			p->pos += KCHACHA_KEY_SIZE;
+			p->left -= n;
+			local_unlock_irqrestore(&rng->cpus->lock, flags);
+			if (src)	/* once per request */
+				kchacha_rng_absorb(add, KCHACHA_RNG_DOM_ADDTL,
+						   src, slen);
+			src = NULL;
+			for (i = 0; slen && i < 8; i++)
+				key[i] ^= add[i];
+			if (slen)
+				kchacha_rng_absorb(key, KCHACHA_RNG_DOM_ADDTL,
+						   NULL, 0);
+			kchacha_rng_stream(rng, key, dst, n);
+			dst += n;
+			len -= n;
+			if (!len)
+				goto out;
+			if (preemptible() && !rcu_preempt_depth())
+				cond_resched();
+			local_lock_irqsave(&rng->cpus->lock, flags);
+			continue;
+		}
+		gen = kchacha_rng_take(rng, p, key);	/* a refill */
+		local_unlock_irqrestore(&rng->cpus->lock, flags);
+		kchacha_rng_stream(rng, key, ks, sizeof(ks));
+		local_lock_irqsave(&rng->cpus->lock, flags);
+		p = this_cpu_ptr(rng->cpus);
+		kchacha_rng_own(rng, p);
+		if (!p->keyed && p->generation == gen) {
+			memcpy(p->buf, ks, sizeof(ks));
+			p->pos = 0;
+			p->keyed = true;
+		}
+		memzero_explicit(ks, sizeof(ks));
 	}
+	local_unlock_irqrestore(&rng->cpus->lock, flags);
+out:
+	memzero_explicit(add, sizeof(add));
 }
 
 /* generate() but for the reseed checks (what the self-test runs) */
-static __always_inline void kchacha_rng_get(struct kchacha_rng *rng,
-					    const u8 *src, unsigned int slen,
-					    u8 *dst, unsigned int dlen)
+__always_inline void kchacha_rng_get(struct kchacha_rng *rng, const u8 *src,
+				     unsigned int slen, u8 *dst, unsigned int dlen)
 {
-	struct kchacha_rng_pcpu *p;
+	struct kchacha_rng_cpu *p;
 	unsigned long flags;
 
-	local_lock_irqsave(&rng->pcpu->lock, flags);
-	p = this_cpu_ptr(rng->pcpu);
-	if (likely(!slen && dlen + p->pos <= KCHACHA_RNG_OUT &&
-		   dlen <= p->left && dlen < KCHACHA_RNG_DIRECT &&
-		   p->generation == READ_ONCE(rng->generation))) {
-		p->left -= dlen;
-		memcpy(dst, p->buf + p->pos, dlen);
-		memzero_explicit(p->buf + p->pos, dlen);
-		p->pos += dlen;
-		local_unlock_irqrestore(&rng->pcpu->lock, flags);
+	local_lock_irqsave(&rng->cpus->lock, flags);
+	p = this_cpu_ptr(rng->cpus);
+	if (likely(!slen && p->id == rng->id &&
+		   p->generation == READ_ONCE(rng->generation) &&
+		   dlen <= KCHACHA_RNG_OUT - p->pos && dlen <= p->left)) {
+		kchacha_rng_serve(p, dst, dlen);
+		local_unlock_irqrestore(&rng->cpus->lock, flags);
 		return;
 	}
-	local_unlock_irqrestore(&rng->pcpu->lock, flags);
-	kchacha_rng_slow(rng, src, slen, dst, dlen);
+	kchacha_rng_slow(rng, src, slen, dst, dlen, flags);
 }
 
 /* Random bytes, in any context; @src, additional input, may be NULL. */
-static int kchacha_rng_generate(struct crypto_rng *tfm, const u8 *src,
-				unsigned int slen, u8 *dst, unsigned int dlen)
+int kchacha_rng_generate(struct crypto_rng *tfm, const u8 *src,
+			 unsigned int slen, u8 *dst, unsigned int dlen)
 {
 	struct kchacha_rng *rng = crypto_rng_ctx(tfm);
 
@@ -364,235 +371,65 @@ static int kchacha_rng_generate(struct crypto_rng *tfm, const u8 *src,
 }
 
 /* Reseed now, mixing in @seed (may be NULL); test entropy is a seed too */
-static int kchacha_rng_seed(struct crypto_rng *tfm, const u8 *seed,
-			    unsigned int slen)
+int kchacha_rng_seed(struct crypto_rng *tfm, const u8 *seed,
+		     unsigned int slen)
 {
 	kchacha_rng_reseed(crypto_rng_ctx(tfm), seed, slen, false);
 	return 0;
 }
 
-static void kchacha_rng_set_ent(struct crypto_rng *tfm, const u8 *data,
-				unsigned int len)
+static struct kchacha_rng_cpu __percpu *kchacha_rng_cpus_alloc(void)
 {
-	kchacha_rng_seed(tfm, data, len);
+	struct kchacha_rng_cpu __percpu *cpus;
+	int cpu;
+
+	cpus = alloc_percpu(struct kchacha_rng_cpu);
+	if (cpus)
+		for_each_possible_cpu(cpu)
+			local_lock_init(&per_cpu_ptr(cpus, cpu)->lock);
+	return cpus;
 }
 
-static int kchacha_rng_init(struct kchacha_rng *rng,
-			    const struct kchacha_impl *impl)
+static void kchacha_rng_cpus_free(struct kchacha_rng_cpu __percpu *cpus)
 {
 	int cpu;
 
+	if (!cpus)
+		return;
+	for_each_possible_cpu(cpu)
+		memzero_explicit(per_cpu_ptr(cpus, cpu), sizeof(*cpus));
+	free_percpu(cpus);
+}
+
+/* An instance on the shared CPU states, or (@own) on states of its own. */
+int kchacha_rng_init(struct kchacha_rng *rng, const struct kchacha_impl *impl,
+		     bool own)
+{
 	rng->impl = impl;
 	spin_lock_init(&rng->lock);
-	rng->pcpu = alloc_percpu_gfp(struct kchacha_rng_pcpu,
-				     GFP_KERNEL_ACCOUNT);
-	if (!rng->pcpu)
+	mutex_lock(&kchacha_rng_mutex);
+	if (!own && !kchacha_rng_users)
+		kchacha_rng_cpus = kchacha_rng_cpus_alloc();
+	rng->cpus = own ? kchacha_rng_cpus_alloc() : kchacha_rng_cpus;
+	kchacha_rng_users += rng->cpus && !own;
+	rng->id = ++kchacha_rng_ids;
+	mutex_unlock(&kchacha_rng_mutex);
+	if (!rng->cpus)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		local_lock_init(&per_cpu_ptr(rng->pcpu, cpu)->lock);
-		per_cpu_ptr(rng->pcpu, cpu)->pos = KCHACHA_RNG_BUF;
-	}
 	kchacha_rng_reseed(rng, NULL, 0, false);
 	return 0;
 }
 
-static void kchacha_rng_exit(struct kchacha_rng *rng)
+void kchacha_rng_exit(struct kchacha_rng *rng)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (rng->pcpu)
-			memzero_explicit(per_cpu_ptr(rng->pcpu, cpu),
-					 sizeof(struct kchacha_rng_pcpu));
-	free_percpu(rng->pcpu);
+	mutex_lock(&kchacha_rng_mutex);
+	if (rng->cpus != kchacha_rng_cpus) {
+		kchacha_rng_cpus_free(rng->cpus);
+	} else if (rng->cpus && !--kchacha_rng_users) {
+		kchacha_rng_cpus_free(kchacha_rng_cpus);
+		kchacha_rng_cpus = NULL;
+	}
+	mutex_unlock(&kchacha_rng_mutex);
 	memzero_explicit(rng, sizeof(*rng));
 }
 
-/* Every instance reseeds at its next request (release: see the top). */
-static void kchacha_rng_new_epoch(int stat)
-{
-	atomic_long_add_return_release(2, &kchacha_rng_epoch);
-	atomic_long_inc(&kchacha_rng_stats[stat]);
-}
-
-/* Resumed (a restored image too): one CPU, irqs off, before any task. */
-static void kchacha_rng_syscore_resume(KCHACHA_SYSCORE_ARGS)
-{
-	kchacha_rng_new_epoch(KC_SYSCORE_RESUMES);
-}
-
-KCHACHA_SYSCORE_DEFINE(kchacha_rng_syscore, kchacha_rng_syscore_resume);
-
-/* A VM clone; a resume, after the kernel RNG's PM notifier reseeded it. */
-static int kchacha_rng_notify(struct notifier_block *nb, unsigned long action,
-			      void *data);
-static struct notifier_block kchacha_rng_vmfork_nb = {
-	.notifier_call = kchacha_rng_notify,
-};
-
-static struct notifier_block kchacha_rng_pm_nb = {
-	.notifier_call = kchacha_rng_notify,
-	.priority = -1,
-};
-
-static int kchacha_rng_notify(struct notifier_block *nb, unsigned long action,
-			      void *data)
-{
-	if (nb == &kchacha_rng_vmfork_nb)
-		kchacha_rng_new_epoch(KC_VMFORKS);
-	else if (action == PM_POST_SUSPEND || action == PM_POST_HIBERNATION)
-		kchacha_rng_new_epoch(KC_RESUMES);
-	return NOTIFY_DONE;
-}
-
-static struct dentry *kchacha_rng_debugfs;
-static int kchacha_rng_stats_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "reseeds %ld\nvmforks %ld\nresumes %ld\nsyscore_resumes %ld\npcpu_bytes %zu\n",
-		   atomic_long_read(&kchacha_rng_stats[KC_RESEEDS]),
-		   atomic_long_read(&kchacha_rng_stats[KC_VMFORKS]),
-		   atomic_long_read(&kchacha_rng_stats[KC_RESUMES]),
-		   atomic_long_read(&kchacha_rng_stats[KC_SYSCORE_RESUMES]),
-		   sizeof(struct kchacha_rng_pcpu));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(kchacha_rng_stats);
-
-/**
- * kchacha_rng_init_module() - notifiers, syscore hook, debugfs kchacha/rng;
- *	kchacha_rng_exit_module() undoes it
- * Return: 0 or a negative errno.
- */
-int kchacha_rng_init_module(void)
-{
-	int err = register_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
-
-	if (err)
-		return err;
-	err = register_pm_notifier(&kchacha_rng_pm_nb);
-	if (err) {
-		unregister_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
-		return err;
-	}
-	kchacha_register_syscore(&kchacha_rng_syscore);
-	kchacha_rng_debugfs = debugfs_create_dir("kchacha", NULL);
-	debugfs_create_file("rng", 0444, kchacha_rng_debugfs, NULL,
-			    &kchacha_rng_stats_fops);
-	return 0;
-}
-
-void kchacha_rng_exit_module(void)
-{
-	debugfs_remove_recursive(kchacha_rng_debugfs);
-	kchacha_unregister_syscore(&kchacha_rng_syscore);
-	unregister_pm_notifier(&kchacha_rng_pm_nb);
-	unregister_random_vmfork_notifier(&kchacha_rng_vmfork_nb);
-}
-
-static int kchacha_rng_init_tfm(struct crypto_tfm *tfm)
-{
-	return kchacha_rng_init(crypto_tfm_ctx(tfm),
-				container_of(tfm->__crt_alg,
-					     struct kchacha_rng_alg,
-					     alg.base)->impl);
-}
-
-static void kchacha_rng_exit_tfm(struct crypto_tfm *tfm)
-{
-	kchacha_rng_exit(crypto_tfm_ctx(tfm));
-}
-
-/**
- * kchacha_rng_alg_create() - the stdrng of one implementation
- * @impl: the implementation
- * @priority: its cra_priority
- * Return: the algorithm, ready to register; NULL when out of memory.
- */
-struct rng_alg *kchacha_rng_alg_create(const struct kchacha_impl *impl,
-				       int priority)
-{
-	struct kchacha_rng_alg *ra = kzalloc(sizeof(*ra), GFP_KERNEL);
-	struct rng_alg *alg;
-
-	if (!ra)
-		return NULL;
-	ra->impl = impl;
-	alg = &ra->alg;
-	strscpy(alg->base.cra_name, "stdrng", CRYPTO_MAX_ALG_NAME);
-	snprintf(alg->base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
-		 "chacha20rng-kchacha-%s", impl->name);
-	alg->base.cra_priority = priority;
-	alg->base.cra_ctxsize = sizeof(struct kchacha_rng);
-	alg->base.cra_module = THIS_MODULE;
-	alg->base.cra_init = kchacha_rng_init_tfm;
-	alg->base.cra_exit = kchacha_rng_exit_tfm;
-	alg->generate = kchacha_rng_generate;
-	alg->seed = kchacha_rng_seed;
-	alg->set_ent = kchacha_rng_set_ent;
-	alg->seedsize = KCHACHA_KEY_SIZE;
-	return alg;
-}
-
-/* Free an algorithm of kchacha_rng_alg_create(), not registered, or NULL. */
-void kchacha_rng_alg_destroy(struct rng_alg *alg)
-{
-	if (alg)
-		kfree(container_of(alg, struct kchacha_rng_alg, alg));
-}
-
-/* A script of every path; its output's cascade under the zero key. */
-static const u32 kchacha_rng_script[] = {
-	1, 3, 16, 32, 64, 100, 255, 256, 511, 40, 1000, 300, 480, 17,
-	13000, 70000, 2, 600,
-};
-
-static const u32 kchacha_rng_kat_digest[8] = {
-	0x06896368, 0x4045c4bc, 0x6d59bfd0, 0xedcaa12c,
-	0x7be2f0c2, 0x69f599ef, 0xdb948329, 0x110a0ac5,
-};
-
-/**
- * kchacha_rng_selftest() - the script on an instance of @impl keyed by
- *	mix() of known bytes, on one CPU, below the reseed checks
- * @impl: the implementation
- * Return: 0 if its output gives the known answer, -EINVAL, -ENOMEM.
- */
-int kchacha_rng_selftest(const struct kchacha_impl *impl)
-{
-	struct kchacha_rng *rng = kzalloc(sizeof(*rng), GFP_KERNEL);
-	unsigned int i, len = 0;
-	u8 in[KCHACHA_KEY_SIZE], *buf, *out;
-	u32 digest[8] = { };
-	int err = -ENOMEM;
-
-	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++)
-		len += kchacha_rng_script[i];
-	out = kmalloc(len, GFP_KERNEL);
-	buf = out;
-	if (!rng || !buf || kchacha_rng_init(rng, impl))
-		goto out;
-	for (i = 0; i < sizeof(in); i++)
-		in[i] = i * 13 + 5;
-	memset(rng->key, 0, sizeof(rng->key));
-	kchacha_rng_mix(rng, in, in, 23, NULL, 0, 0, false);
-	migrate_disable();
-	for (i = 0; i < ARRAY_SIZE(kchacha_rng_script); i++) {
-		kchacha_rng_get(rng, in, i % 4 == 1 ? 7 : 0, out,
-				kchacha_rng_script[i]);
-		out += kchacha_rng_script[i];
-	}
-	migrate_enable();
-	kchacha_rng_absorb(kchacha_rng_c, digest, KCHACHA_RNG_DOM_KAT, buf,
-			   len);
-	err = memcmp(digest, kchacha_rng_kat_digest, sizeof(digest)) ? -EINVAL
-								     : 0;
-	if (err)
-		pr_err("kchacha: %s: rng self-test failed: known-answer stream\n",
-		       impl->name);
-out:
-	kfree_sensitive(buf);
-	if (rng)
-		kchacha_rng_exit(rng);
-	kfree(rng);
-	return err;
-}

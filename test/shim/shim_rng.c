@@ -52,6 +52,7 @@ __thread int kchacha_shim_local_cpu = -1;
 __thread int kchacha_shim_migrate_saved = -1;
 __thread unsigned long kchacha_shim_acquires, kchacha_shim_releases;
 unsigned long kchacha_shim_random_unordered;
+unsigned long kchacha_shim_random_irqs_off;
 struct syscore_ops *kchacha_shim_syscore;
 long kchacha_shim_percpu_bytes;
 bool kchacha_shim_random_fixed;
@@ -68,6 +69,9 @@ void get_random_bytes(void *buf, size_t len)
 	if (hook)
 		hook();
 	__atomic_fetch_add(&kchacha_shim_random_calls, 1, __ATOMIC_RELAXED);
+	if (kchacha_shim_irqs_off)	/* under an irqsave or local lock */
+		__atomic_fetch_add(&kchacha_shim_random_irqs_off, 1,
+				   __ATOMIC_RELAXED);
 	if (!kchacha_shim_acquires)
 		__atomic_fetch_add(&kchacha_shim_random_unordered, 1,
 				   __ATOMIC_RELAXED);

@@ -19,6 +19,7 @@
 #include "test/shim/simdcheck.h"
 
 __thread unsigned long kchacha_shim_simd_calls;
+__thread unsigned int kchacha_shim_simd_longest;
 
 static void kchacha_shim_simd_check(const char *entry)
 {
@@ -54,6 +55,8 @@ void kchacha_shim_simd_leave(void)
 			    unsigned int len, int nrounds)		\
 	{								\
 		kchacha_shim_simd_check(#entry);			\
+		if (len > kchacha_shim_simd_longest)			\
+			kchacha_shim_simd_longest = len;		\
 		__real_##entry(state, dst, src, len, nrounds);		\
 	}
 

@@ -7,6 +7,8 @@
 #define _SHIM_SIMDCHECK_H
 /* calls of wrapped SIMD routines on this thread, all inside a section */
 extern __thread unsigned long kchacha_shim_simd_calls;
+/* the most bytes one call of a wrapped xor was given, on this thread */
+extern __thread unsigned int kchacha_shim_simd_longest;
 /* a bare section, for a test that calls an assembly routine itself */
 void kchacha_shim_simd_enter(void);
 void kchacha_shim_simd_leave(void);

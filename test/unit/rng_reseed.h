@@ -4,15 +4,18 @@
  * rng_test.c: a VM clone, a resume (syscore hook, PM notifier) and a late
  * kernel RNG reseed every instance; the reseed intervals in bytes and time
  * keep the documented bounds, on 64-bit jiffies; the epoch is ordered; two
- * resumes of one image differ; memory is per possible CPU, on cache lines
- * of its own, all at creation; long requests reschedule only where they
- * may; nothing SIMD with interrupts off; nothing secret left on the stack.
+ * resumes of one image differ; an instance's memory does not grow with
+ * the possible CPUs (their states are every instance's, on cache lines of
+ * their own, made with the first instance); long requests reschedule only
+ * where they may, and are bounded where they may not; nothing SIMD and no
+ * reseed with interrupts off; nothing secret left on the stack.
  */
 
-/* The documented bounds (doc/rng.md, "Reseed rules"; rng.c). */
+/* The documented bounds (doc/rng.md, "Memory", "Bounds"; rng.c). */
 #define PCPU_BYTES	576		/* one CPU's state, at most */
 #define CTX_BYTES	128		/* an instance's context, at most */
 #define RESCHED_BYTES	65536		/* most work between cond_resched() */
+#define SECTION_BYTES	4096		/* most bytes of one SIMD call */
 #define BATCH		BUF
 
 /* <sys/wait.h> would pull arm64's <asm/sigcontext.h> onto the shim */
@@ -193,7 +196,9 @@ static void test_long(const struct kchacha_impl *impl, struct rng_alg *alg)
 	size_t len = 4 << 20;
 	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
 	uint8_t *a = malloc(len), *b = malloc(len);
-	unsigned long r, rcu, locks, bad = kchacha_shim_bad_resched;
+	unsigned long r, rcu, locks, nlocks, sections;
+	unsigned long bad = kchacha_shim_bad_resched;
+	unsigned int longest;
 
 	crypto_rng_get_bytes(tfm, a, 16);
 	kchacha_shim_resched = 0;
@@ -201,9 +206,16 @@ static void test_long(const struct kchacha_impl *impl, struct rng_alg *alg)
 	crypto_rng_get_bytes(tfm, a, len);
 	r = kchacha_shim_resched;
 	locks = kchacha_shim_locks;
+	/* where it may not sleep: bounded pieces, sections, lock holds */
 	kchacha_shim_preemptible = false;
 	kchacha_shim_resched = 0;
+	kchacha_shim_locks = 0;
+	kchacha_shim_simd_longest = 0;
+	sections = kchacha_shim_simd_sections;
 	crypto_rng_generate(tfm, pattern, 40, b, len);
+	sections = kchacha_shim_simd_sections - sections;
+	longest = kchacha_shim_simd_longest;
+	nlocks = kchacha_shim_locks;
 	kchacha_shim_preemptible = true;
 	/* preemptible, but inside rcu_read_lock() (PREEMPT_RCU) */
 	rcu = kchacha_shim_resched;
@@ -211,17 +223,23 @@ static void test_long(const struct kchacha_impl *impl, struct rng_alg *alg)
 	crypto_rng_get_bytes(tfm, a, len);
 	kchacha_shim_rcu_depth = 0;
 	rcu = kchacha_shim_resched - rcu;
-	printf("%s: a 4 MiB request: %lu cond_resched(), %lu locks taken; where it may not sleep: %lu cond_resched(), in an RCU read-side section %lu\n",
-	       impl->name, r, locks, kchacha_shim_resched - rcu, rcu);
+	printf("%s: a 4 MiB request: %lu cond_resched(), %lu locks taken; where it may not sleep: %lu cond_resched(), %lu locks, %lu SIMD sections of at most %u bytes; in an RCU read-side section %lu\n",
+	       impl->name, r, locks, kchacha_shim_resched - rcu, nlocks,
+	       sections, longest, rcu);
 	check(r >= len / RESCHED_BYTES - 1 && kchacha_shim_bad_resched == bad,
 	      impl->name,
 	      "a 4 MiB request reschedules at least every 64 KiB, only where it may");
-	/* the request's first lock, and two spinlocks a reseed (4 here) */
+	/* the request's first lock, one a piece, refills, two a reseed (4) */
 	check(locks <= 2 * (len / RESCHED_BYTES) + 1 + 2 * 4 + 2, impl->name,
 	      "a 4 MiB request takes at most two locks per 64 KiB piece (a key, a refill), and a few for reseeds");
 	check(kchacha_shim_resched == rcu && memcmp(a, b, len) &&
 	      memcmp(b, b + len / 2, 4096), impl->name,
 	      "a caller that may not sleep is served without cond_resched()");
+	check(nlocks >= len / RESCHED_BYTES &&
+	      nlocks <= 2 * (len / RESCHED_BYTES) + 1 + 3 * 4 + 2 &&
+	      longest <= SECTION_BYTES &&
+	      (!impl->simd || sections >= len / SECTION_BYTES), impl->name,
+	      "where it may not sleep, a 4 MiB request goes in pieces of at most 64 KiB under a lock each, SIMD sections of at most 4 KiB");
 	check(rcu == 0, impl->name,
 	      "a caller in an RCU read-side section is served without cond_resched()");
 	crypto_free_rng(tfm);
@@ -230,35 +248,62 @@ static void test_long(const struct kchacha_impl *impl, struct rng_alg *alg)
 }
 
 /*
- * Memory: the context and one state per possible CPU, on cache lines of
- * its own (a multiple of 64 bytes, 64-byte aligned), nothing allocated
- * after creation, and within the documented bound.
+ * Memory: an instance is its context.  The CPU states, one per possible
+ * CPU on cache lines of their own, are every instance's: made with the
+ * first, freed (wiped) with the last, nothing allocated after.  With 2
+ * possible CPUs and with 64, a second instance allocates nothing.
  */
 static void test_memory(const struct kchacha_impl *impl, struct rng_alg *alg)
 {
-	long slab = __atomic_load_n(&kchacha_shim_slab_bytes, __ATOMIC_RELAXED);
-	long pcpu = __atomic_load_n(&kchacha_shim_percpu_bytes, __ATOMIC_RELAXED);
-	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
-	long per_cpu, after;
+	static const unsigned int cpus[] = { 2, 64 };
+	unsigned int ncpus = kchacha_shim_ncpus;
+	long own[2], shared[2], after[2], left[2];
+	struct crypto_rng *a, *b;
 	uint8_t x[1000];
 
-	per_cpu = (__atomic_load_n(&kchacha_shim_percpu_bytes,
-				   __ATOMIC_RELAXED) - pcpu) /
-		  (long)kchacha_shim_ncpus;
-	after = __atomic_load_n(&kchacha_shim_slab_bytes, __ATOMIC_RELAXED);
-	for (int i = 0; i < 1000; i++)
-		crypto_rng_get_bytes(tfm, x, 1 + i % 1000);
-	printf("%s: an instance: context %u bytes, %ld bytes per possible CPU, aligned to %zu\n",
-	       impl->name, alg->base.cra_ctxsize, per_cpu,
+	for (int k = 0; k < 2; k++) {
+		long slab = __atomic_load_n(&kchacha_shim_slab_bytes,
+					    __ATOMIC_RELAXED);
+		long pcpu = __atomic_load_n(&kchacha_shim_percpu_bytes,
+					    __ATOMIC_RELAXED);
+		long s1, p1;
+
+		kchacha_shim_ncpus = cpus[k];
+		a = kchacha_shim_alloc_rng(alg);
+		s1 = __atomic_load_n(&kchacha_shim_slab_bytes,
+				     __ATOMIC_RELAXED);
+		p1 = __atomic_load_n(&kchacha_shim_percpu_bytes,
+				     __ATOMIC_RELAXED);
+		shared[k] = (p1 - pcpu) / (long)cpus[k];
+		b = kchacha_shim_alloc_rng(alg);
+		own[k] = __atomic_load_n(&kchacha_shim_slab_bytes,
+					 __ATOMIC_RELAXED) - s1 +
+			 __atomic_load_n(&kchacha_shim_percpu_bytes,
+					 __ATOMIC_RELAXED) - p1;
+		for (int i = 0; i < 1000; i++) {
+			crypto_rng_get_bytes(a, x, 1 + i % 1000);
+			crypto_rng_get_bytes(b, x, 1 + i * 7 % 1000);
+		}
+		after[k] = __atomic_load_n(&kchacha_shim_slab_bytes,
+					   __ATOMIC_RELAXED) - s1;
+		crypto_free_rng(a);
+		crypto_free_rng(b);
+		left[k] = __atomic_load_n(&kchacha_shim_slab_bytes,
+					  __ATOMIC_RELAXED) - slab;
+	}
+	kchacha_shim_ncpus = ncpus;
+	printf("%s: an instance: context %u bytes, %ld more with 2 possible CPUs, %ld with 64; the CPU states: %ld bytes per possible CPU, aligned to %zu\n",
+	       impl->name, alg->base.cra_ctxsize, own[0], own[1], shared[1],
 	       kchacha_shim_percpu_align);
-	check(per_cpu > 0 && per_cpu % 64 == 0 && per_cpu <= PCPU_BYTES &&
-	      kchacha_shim_percpu_align >= 64 &&
+	check(own[0] == 0 && own[1] == 0 &&
 	      alg->base.cra_ctxsize <= CTX_BYTES, impl->name,
-	      "per-CPU state of its own cache lines, within the documented bound");
-	check(__atomic_load_n(&kchacha_shim_slab_bytes, __ATOMIC_RELAXED) ==
-	      after && after > slab, impl->name,
-	      "all memory allocated when the instance is created, none after");
-	crypto_free_rng(tfm);
+	      "an instance's memory is its context, whatever the number of possible CPUs");
+	check(shared[0] == shared[1] && shared[1] > 0 &&
+	      shared[1] % 64 == 0 && shared[1] <= PCPU_BYTES &&
+	      kchacha_shim_percpu_align >= 64, impl->name,
+	      "one state per possible CPU, of its own cache lines, within the documented bound");
+	check(!after[0] && !after[1] && !left[0] && !left[1], impl->name,
+	      "the CPU states made with the first instance, freed with the last, nothing allocated after");
 }
 
 /*
@@ -422,6 +467,7 @@ static void test_irqs_off(const struct kchacha_impl *impl,
 {
 	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
 	unsigned long before = kchacha_shim_simd_irqs_off, sections;
+	unsigned long random = kchacha_shim_random_irqs_off, calls;
 	static uint8_t buf[200000];
 
 	kchacha_shim_force_cpu = 0;
@@ -434,6 +480,16 @@ static void test_irqs_off(const struct kchacha_impl *impl,
 	}
 	for (unsigned int i = 0; i < 2 * RESEED_BYTES / 256; i++)
 		crypto_rng_get_bytes(tfm, buf, 256);
+	for (unsigned int i = 0; i < 2 * RESEED_BYTES / 16; i++)
+		crypto_rng_get_bytes(tfm, buf, 16);
+	for (unsigned int i = 0; i < 3; i++)
+		crypto_rng_generate(tfm, pattern, 9, buf, sizeof(buf));
+	__atomic_fetch_add(&kchacha_shim_jiffies_offset,
+			   (RESEED_SECS + 1) * HZ, __ATOMIC_RELAXED);
+	calls = reseeds();
+	crypto_rng_get_bytes(tfm, buf, 16);
+	calls = reseeds() - calls;
+	random = kchacha_shim_random_irqs_off - random;
 	sections = kchacha_shim_simd_sections;
 	kchacha_shim_hardirq = true;
 	for (unsigned int i = 0; i < 20; i++) {
@@ -445,10 +501,13 @@ static void test_irqs_off(const struct kchacha_impl *impl,
 	sections = kchacha_shim_simd_sections - sections;
 	kchacha_shim_force_cpu = -1;
 	crypto_free_rng(tfm);
-	printf("%s: SIMD sections begun with interrupts off: %lu under a lock, %lu for a caller with them off\n",
-	       impl->name, kchacha_shim_simd_irqs_off - before, sections);
+	printf("%s: SIMD sections begun with interrupts off: %lu under a lock, %lu for a caller with them off; reseeds under a lock: %lu\n",
+	       impl->name, kchacha_shim_simd_irqs_off - before, sections,
+	       random);
 	check(kchacha_shim_simd_irqs_off == before && !sections, impl->name,
 	      "no SIMD section with interrupts off (seeds, requests, reseeds, rekeys)");
+	check(!random && calls == 1, impl->name,
+	      "no reseed under a lock (on the byte bound from the buffer, refills and long requests; time)");
 }
 
 /*
@@ -501,8 +560,7 @@ static unsigned long stack_scan(const struct model *m)
 		memcpy(&w, b + i, 8);
 		if (!w || w == 0xa5a5a5a5a5a5a5a5ULL)
 			continue;
-		if (seen_has(w) || !memcmp(b + i, m->key, 8) ||
-		    !memcmp(b + i, m->pkey, 8)) {
+		if (seen_has(w) || !memcmp(b + i, m->key, 8)) {
 			if (stack_debug)
 				printf("stack %zu: %s\n", i,
 				       seen_has(w) ? "seen" : "key");

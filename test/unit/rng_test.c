@@ -52,7 +52,8 @@
 
 /* rng.c's parameters, which the model follows. */
 #define BUF		512
-#define DIRECT		256
+#define OUT		(BUF - 32)	/* the buffer's bytes, then its key */
+#define DIRECT		256	/* scripts: short requests below this */
 #define KEY_BYTES	65536
 #define RESEED_BYTES	(1024 * 1024)
 #define RESEED_SECS	60
@@ -142,8 +143,8 @@ static unsigned long dup_blocks(const uint8_t *buf, size_t len)
 
 struct model {
 	uint8_t key[32];	/* instance key */
-	uint8_t pkey[32];	/* CPU 0's key */
-	unsigned long gen, pgen, left;
+	unsigned long gen, pgen, left;	/* CPU 0's state: */
+	bool keyed;		/* buf ends in its key */
 	uint8_t buf[BUF];
 	unsigned int pos;
 	unsigned long calls;	/* the fixed get_random_bytes() stream */
@@ -214,114 +215,117 @@ static void model_reseed(struct model *m, const uint8_t *seed, size_t slen)
 	model_mix(m, fresh, seed, slen, NOW_BYTES);
 }
 
-/* fast key erasure: key = block[0..32), out = block[32..64) */
-static void model_erase(struct model *m, uint8_t *key, uint8_t *out)
-{
-	uint8_t block[64];
-
-	model_keystream(key, block, 64);
-	model_retire(m, key);
-	memcpy(key, block, 32);
-	memcpy(out, block + 32, 32);
-}
-
+/* the buffer and its key dropped (its key retired) */
 static void model_drop(struct model *m)
 {
+	if (m->keyed)
+		model_retire(m, m->buf + OUT);
 	memset(m->buf, 0, BUF);
-	m->pos = BUF;
+	m->pos = OUT;
+	m->keyed = false;
 }
 
-static void model_rekey(struct model *m)
+/* CPU 0's state made the instance's current one */
+static void model_own(struct model *m)
 {
 	if (m->pgen == m->gen)
-		model_reseed(m, NULL, 0);
+		return;
 	model_drop(m);
-	model_retire(m, m->pkey);
-	model_erase(m, m->key, m->pkey);
 	m->pgen = m->gen;
 	m->left = RESEED_BYTES;
 }
 
 /*
- * The key: the buffer's last 32 bytes, kept for it (the rest of the
- * buffer, *got bytes of @count, first to @dst where set; the buffer then
- * dropped), or by erasure where the buffer is empty.
+ * The CPU key into @key, taken out of the state; where it has none, by
+ * fast key erasure of the instance key: key = block[0..32), the CPU key
+ * block[32..64) (the rest of the buffer dropped).
  */
-static void model_take_key(struct model *m, size_t count, uint8_t key[32],
-			   uint8_t *dst, size_t *got)
+static void model_take(struct model *m, uint8_t key[32])
 {
-	if (count > m->left || m->pgen != m->gen)
-		model_rekey(m);
-	m->left -= count;
-	if (m->pos == BUF) {
-		model_erase(m, m->pkey, key);
-		return;
+	uint8_t block[64];
+
+	if (!m->keyed) {
+		model_drop(m);
+		model_keystream(m->key, block, 64);
+		model_retire(m, m->key);
+		memcpy(m->key, block, 32);
+		memcpy(m->buf + OUT, block + 32, 32);
 	}
-	if (dst) {
-		*got = BUF - 32 - m->pos < count ? BUF - 32 - m->pos : count;
-		memcpy(dst, m->buf + m->pos, *got);
-	}
-	memcpy(key, m->buf + BUF - 32, 32);
-	model_drop(m);
+	memcpy(key, m->buf + OUT, 32);
+	memset(m->buf + OUT, 0, 32);
+	m->keyed = false;
+}
+
+static void model_serve(struct model *m, uint8_t *dst, size_t n)
+{
+	memcpy(dst, m->buf + m->pos, n);
+	memset(m->buf + m->pos, 0, n);
+	m->pos += n;
+	m->left -= n;
 }
 
 /*
- * @len bytes of @key's stream for the caller, then, from the next whole
- * block on, BUF bytes into the buffer (it is empty: the key was taken)
+ * A request the buffer can hold: from the buffer, refilled (what is left
+ * first, then the stream of the CPU key, 512 bytes) where it runs out.  A
+ * longer one, or one with additional input: per KEY_BYTES, the stream of a
+ * one-time key, the buffer's next 32 bytes (mixed with the input's
+ * digest), after a refill where fewer are left.  A reseed where the CPU
+ * would pass RESEED_BYTES.
  */
-static void model_stream(struct model *m, uint8_t key[32], uint8_t *dst,
-			 size_t len)
-{
-	size_t skip = (len + 63) / 64 * 64;
-	uint8_t *ks = malloc(skip + BUF);
-
-	if (!ks)
-		abort();
-	model_keystream(key, ks, skip + BUF);
-	model_retire(m, key);
-	memcpy(dst, ks, len);
-	memcpy(m->buf, ks + skip, BUF);
-	m->pos = 0;
-	memset(ks, 0, skip + BUF);
-	free(ks);
-}
-
-/* a short request from the buffer, else what is left of it (none with
- * additional input), then a one-time key per KEY_BYTES */
 static void model_get(struct model *m, const uint8_t *src, size_t slen,
 		      uint8_t *dst, size_t dlen)
 {
-	bool small = !slen && dlen < DIRECT;
-	uint8_t key[32];
+	bool fill = !slen && dlen <= OUT;
+	uint8_t key[32], add[32] = { 0 };
 
 	if (!dlen)
 		return;
-	if (small && dlen + m->pos <= BUF - 32 && dlen <= m->left &&
-	    m->pgen == m->gen) {
-		m->left -= dlen;
-		memcpy(dst, m->buf + m->pos, dlen);
-		memset(m->buf + m->pos, 0, dlen);
-		m->pos += dlen;
-		return;
-	}
+	if (slen)
+		model_absorb(add, DOM_ADDTL, src, slen);
 	while (dlen) {
-		size_t n = dlen < KEY_BYTES ? dlen : KEY_BYTES, got = 0;
+		size_t n = fill ? dlen : dlen < KEY_BYTES ? dlen : KEY_BYTES;
 
-		model_take_key(m, n, key, slen ? NULL : dst, &got);
-		if (slen) {
-			model_retire(m, key);
-			model_absorb(key, DOM_ADDTL, src, slen);
+		model_own(m);
+		if (n > m->left) {
+			model_reseed(m, NULL, 0);
+			continue;
 		}
-		model_stream(m, key, dst + got, n - got);
-		dst += n;
-		dlen -= n;
+		if (fill && m->pos < OUT) {
+			n = dlen < OUT - m->pos ? dlen : OUT - m->pos;
+			model_serve(m, dst, n);
+			dst += n;
+			dlen -= n;
+			continue;
+		}
+		if (!fill && m->pos + 32 <= OUT) {
+			memcpy(key, m->buf + m->pos, 32);
+			memset(m->buf + m->pos, 0, 32);
+			m->pos += 32;
+			m->left -= n;
+			if (slen) {
+				model_retire(m, key);
+				for (int i = 0; i < 32; i++)
+					key[i] ^= add[i];
+				model_absorb(key, DOM_ADDTL, NULL, 0);
+			}
+			model_keystream(key, dst, n);
+			model_retire(m, key);
+			dst += n;
+			dlen -= n;
+			continue;
+		}
+		model_take(m, key);	/* a refill */
+		model_keystream(key, m->buf, BUF);
+		model_retire(m, key);
+		m->pos = 0;
+		m->keyed = true;
 	}
 }
 
 static void model_init(struct model *m, void (*retire)(const uint8_t *key))
 {
 	memset(m, 0, sizeof(*m));
-	m->pos = BUF;
+	m->pos = OUT;
 	m->retire = retire;
 	model_reseed(m, NULL, 0);
 }
@@ -352,7 +356,7 @@ static void kat_digest(uint8_t digest[32])
 		len += kat_lens[i];
 	out = p = malloc(len);
 	memset(&m, 0, sizeof(m));
-	m.pos = BUF;
+	m.pos = OUT;
 	for (int i = 0; i < 32; i++)
 		fresh[i] = i * 13 + 5;
 	model_mix(&m, fresh, fresh, 23, 0);

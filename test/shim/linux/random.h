@@ -31,6 +31,13 @@ void get_random_bytes(void *buf, size_t len);
  */
 extern unsigned long kchacha_shim_random_unordered;
 
+/*
+ * get_random_bytes() calls made with one of the shim's irqsave or local
+ * locks held ("interrupts off"): reseed work that random.c would do
+ * before taking its lock.
+ */
+extern unsigned long kchacha_shim_random_irqs_off;
+
 /* No arch seed in user space, as on CPUs without one. */
 static inline size_t arch_get_random_seed_longs(unsigned long *v, size_t n)
 {
