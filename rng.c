@@ -258,8 +258,7 @@ static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key, u8 *dst,
 }
 
 /*
- * What the buffer cannot serve now, under the CPU lock (@flags), which it
- * drops.  A request the buffer can hold takes what is left of it, then
+ * What the buffer could not serve on the fast path.  A request the buffer can hold takes what is left of it, then
  * what a refill brings: the stream of the CPU key.  A longer one, or one
  * with additional input @src, goes in pieces, each the stream of a
  * one-time key, 32 bytes of the buffer (a digest of @src mixed in), with
@@ -267,16 +266,18 @@ static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key, u8 *dst,
  */
 static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int slen, u8 *dst,
-				      unsigned int len, unsigned long flags)
+				      unsigned int len)
 {
 	bool fill = !slen && len <= KCHACHA_RNG_OUT;
 	u32 key[8], add[8] = { };
 	struct kchacha_rng_cpu *p;
 	u8 ks[KCHACHA_RNG_BUF];
+	unsigned long flags;
 	unsigned long gen;
 	unsigned int n;
 	int i;
 
+	local_lock_irqsave(&rng->cpus->lock, flags);
 	while (len) {
 		p = this_cpu_ptr(rng->cpus);
 		kchacha_rng_own(rng, p);
@@ -353,7 +354,8 @@ __always_inline void kchacha_rng_get(struct kchacha_rng *rng, const u8 *src,
 		local_unlock_irqrestore(&rng->cpus->lock, flags);
 		return;
 	}
-	kchacha_rng_slow(rng, src, slen, dst, dlen, flags);
+	local_unlock_irqrestore(&rng->cpus->lock, flags);
+	kchacha_rng_slow(rng, src, slen, dst, dlen);
 }
 
 /* Random bytes, in any context; @src, additional input, may be NULL. */

@@ -287,15 +287,16 @@ static void race_script(struct rng_alg *alg, struct race_run *r,
 
 	/*
 	 * A task on CPU 0 has streamed under its one-time key and is about
-	 * to install the next buffer (its second local lock); an advance, and
+	 * to install the next buffer (its third local lock: the fast path's,
+	 * the slow path's, the one after the stream); an advance, and
 	 * a task preempting it takes a newer key (dropping the buffer) and
 	 * stops at the same point.  The first task's buffer, of the older
 	 * key, must not fill the empty buffer; one of the newer key does.
 	 */
 	race_bump();
-	race_start(a, 16, 0, 2);
+	race_start(a, 16, 0, 3);
 	race_bump();
-	race_start(t, 16, 0, 2);
+	race_start(t, 16, 0, 3);
 	race_go(a);
 	race_go(t);
 	race_run1(t, 16);
