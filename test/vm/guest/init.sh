@@ -10,7 +10,8 @@
 # does not run, is a SKIP starting with its id and saying why; the line
 # before the summary, "KCSECTIONS: <id>...", lists those that ran.
 # test/vm/run requires one or the other for every section of its list, and
-# a section that ran must have counted a check or a SKIP.
+# a section that ran must have counted a check or a SKIP.  Each section
+# that ran ends with "KCTIME section <id>: <n>s", its time in the guest.
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -33,9 +34,12 @@ skip() { nskip=$((nskip + 1)); skipped="$skipped [$*]"; echo "SKIP $*"; }
 # section ID TITLE: the checks that follow are section ID's
 sec=
 sec_at=0
+# the guest's uptime in whole seconds
+now() { read -r up _ < /proc/uptime; echo "${up%.*}"; }
 sec_end() {
 	[ -z "$sec" ] || [ $((pass + fail + nskip)) != "$sec_at" ] ||
 		no "section $sec ran no check"
+	[ -z "$sec" ] || echo "KCTIME section $sec: $(($(now) - sec_t0))s"
 	sec=
 }
 sections=
@@ -44,6 +48,7 @@ section() {
 	sec=$1
 	sections="$sections $1"
 	sec_at=$((pass + fail + nskip))
+	sec_t0=$(now)
 	echo "KCSECTION $*"
 }
 # skip_section ID REASON: section ID does not run here
@@ -254,8 +259,11 @@ fi
 # those is a SKIP line
 short=
 grep -q ' kc.suite=short' /proc/cmdline && short=1
+# the differential tests' lengths: all of them, or fewer (kctest quick)
+# in the short suite and on the debug kernel, where the MiB sizes add
+# only time (KASAN checks the same paths on 4095..4097 and 65549 bytes)
 difftest=diff
-[ -n "$short" ] && difftest=quick
+[ -n "$short$debug" ] && difftest=quick
 
 # 0. autoload: kchacha sits in /lib/modules/$(uname -r)/updates, depmod'ed;
 #    binding an AF_ALG socket to a driver or an algorithm name loads it
@@ -307,7 +315,7 @@ for alg in chacha20 xchacha20 xchacha12; do
 done
 
 # 1. load, /proc/crypto, differential and bad-input tests of every driver
-#    (kctest quick, fewer lengths, in the short suite)
+#    (kctest quick, fewer lengths, in the short suite and the debug one)
 check insmod /kchacha.ko
 run kctest proc "$kcspec"
 # 32-bit ARM: the default chacha20 on this core, as /proc/crypto ranks it.
