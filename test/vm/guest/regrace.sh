@@ -100,12 +100,24 @@ retire_held() {
 		fi
 		held=$try
 		if [ -n "$kill" ]; then
-			lt "$(secs "$w0" "$t1")" 2 &&
-				ok "$what: insmod ends $(secs "$w0" "$t1") s after SIGKILL" ||
-				no "$what: insmod ends within 2 s of SIGKILL (took $(secs "$w0" "$t1") s)"
-			dmesg | grep -q "kchacha: generic: the wait for its drivers' users ended by a fatal signal" &&
-				ok "$what: dmesg: the wait ended by the signal" ||
+			# ended by the signal, before its 5 s bound: printk
+			# times, the guest's own, with the whole bound as the
+			# margin (a vCPU the host starves for a while is no
+			# failure; a wait that ignores the signal runs 5 s)
+			w1=$(klog_at "waiting up to 5000 ms")
+			d=$(klog_at "the wait for its drivers' users ended by a fatal signal")
+			if [ -z "$d" ]; then
 				no "$what: dmesg: the wait ended by the signal"
+			elif [ -z "$w1" ]; then
+				ok "$what: dmesg: the wait ended by the signal"
+				skip "7c the killed wait's length: no printk times in this kernel's log"
+			else
+				d=$(secs "$w1" "$d")
+				ok "$what: dmesg: the wait ended by the signal"
+				lt "$d" 4.9 &&
+					ok "$what: the wait ends at SIGKILL, before its bound ($d s; insmod ended $(secs "$w0" "$t1") s after the signal)" ||
+					no "$what: the wait ends at SIGKILL, before its 5 s bound (it took $d s)"
+			fi
 		else
 			[ $rc = 0 ] && ok "$what: insmod succeeds, in $(secs "$t0" "$t1") s" ||
 				no "$what: insmod succeeds (exit $rc, in $(secs "$t0" "$t1") s)"
