@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -50,6 +51,7 @@ int kchacha_shim_force_cpu = -1;
 __thread int kchacha_shim_thread_cpu = -1;
 __thread int kchacha_shim_local_cpu = -1;
 __thread int kchacha_shim_migrate_saved = -1;
+__thread int kchacha_shim_migrate_off;
 __thread unsigned long kchacha_shim_acquires, kchacha_shim_releases;
 unsigned long kchacha_shim_random_unordered;
 unsigned long kchacha_shim_random_irqs_off;
@@ -120,6 +122,30 @@ unsigned int kchacha_shim_cpu_slow(void)
 	if (cpu < 0)
 		cpu = sched_getcpu();
 	return cpu < 0 ? 0 : (unsigned int)cpu % kchacha_shim_ncpus;
+}
+
+extern __thread int kchacha_shim_in_simd;
+
+/*
+ * this_cpu_ptr() without a local lock (see linux/percpu.h): "this CPU" if
+ * the thread could not move off it, else, as CONFIG_DEBUG_PREEMPT's "BUG:
+ * using smp_processor_id() in preemptible code", the test fails.
+ */
+unsigned int kchacha_shim_this_cpu_slow(const char *file, int line)
+{
+	if (kchacha_shim_irqs_off || kchacha_shim_bh_off ||
+	    kchacha_shim_hardirq || !kchacha_shim_preemptible ||
+	    kchacha_shim_in_simd || kchacha_shim_migrate_off)
+		return kchacha_shim_cpu();
+	/* both: a test may be capturing either */
+	fflush(NULL);
+	fprintf(stderr,
+		"FAIL shim: this_cpu_ptr() in preemptible code (no local lock, nothing off) at %s:%d\n",
+		file, line);
+	printf("FAIL shim: this_cpu_ptr() in preemptible code (no local lock, nothing off) at %s:%d\n",
+	       file, line);
+	fflush(NULL);
+	abort();
 }
 
 static bool kchacha_shim_all_zero(const void *p, size_t n)
