@@ -37,6 +37,7 @@ __thread int kchacha_shim_rcu_depth;
 unsigned long kchacha_shim_bad_resched;
 struct kchacha_shim_slab_region kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
 long kchacha_shim_slab_bytes;
+unsigned long kchacha_shim_slab_serial;
 bool kchacha_shim_kmalloc_fail;
 void (*kchacha_shim_kmalloc_hook)(void);
 unsigned long kchacha_shim_plain_dirty_frees;
@@ -210,8 +211,11 @@ int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
 	return err;
 }
 
-/* kmalloc(): 64-byte aligned, listed with its size while it lives. */
-void *kchacha_shim_kmalloc(size_t n, int gfp)
+/*
+ * kmalloc(): 64-byte aligned, listed with its size, call site and number
+ * while it lives.
+ */
+void *kchacha_shim_kmalloc(size_t n, int gfp, const char *file, int line)
 {
 	void (*hook)(void) = __atomic_exchange_n(&kchacha_shim_kmalloc_hook,
 						NULL, __ATOMIC_ACQ_REL);
@@ -232,6 +236,9 @@ void *kchacha_shim_kmalloc(size_t n, int gfp)
 		if (!kchacha_shim_slab[i].p) {
 			kchacha_shim_slab[i].p = p;
 			kchacha_shim_slab[i].size = n;
+			kchacha_shim_slab[i].file = file;
+			kchacha_shim_slab[i].line = line;
+			kchacha_shim_slab[i].serial = ++kchacha_shim_slab_serial;
 			kchacha_shim_slab_bytes += n;
 			break;
 		}
@@ -274,11 +281,13 @@ void kchacha_shim_kfree(const void *p, int sensitive)
 
 size_t kchacha_shim_percpu_align;
 
-void *kchacha_shim_alloc_percpu(size_t size, size_t align)
+void *kchacha_shim_alloc_percpu(size_t size, size_t align, const char *file,
+				int line)
 {
 	kchacha_shim_percpu_align = align;
 	void *p = kchacha_shim_kmalloc((size_t)kchacha_shim_ncpus *
-				       KCHACHA_SHIM_PCPU_STRIDE, __GFP_ZERO);
+				       KCHACHA_SHIM_PCPU_STRIDE, __GFP_ZERO,
+				       file, line);
 
 	if (p)
 		__atomic_fetch_add(&kchacha_shim_percpu_bytes,

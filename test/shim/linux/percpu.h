@@ -65,13 +65,14 @@ static inline unsigned int kchacha_shim_cpu(void)
 extern long kchacha_shim_percpu_bytes;
 /* the alignment of the last type allocated, as the kernel gives it */
 extern size_t kchacha_shim_percpu_align;
-void *kchacha_shim_alloc_percpu(size_t size, size_t align);
+void *kchacha_shim_alloc_percpu(size_t size, size_t align, const char *file,
+				int line);
 void kchacha_shim_free_percpu(void *p);
 #define alloc_percpu_gfp(type, gfp)					\
 	((type *)kchacha_shim_alloc_percpu(				\
 		sizeof(type) + 0 * sizeof(char[sizeof(type) <=		\
 					KCHACHA_SHIM_PCPU_STRIDE ? 1 : -1]), \
-		__alignof__(type)))
+		__alignof__(type), __FILE__, __LINE__))
 #define alloc_percpu(type)	alloc_percpu_gfp(type, 0)
 #define free_percpu(p)		kchacha_shim_free_percpu(p)
 #define per_cpu_ptr(p, cpu)						\
