@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <linux/sched/signal.h>
+#include <linux/shim_registry.h>
 
 #include "test/shim/simdcheck.h"
 #include "test/unit/failfast.h"
@@ -539,13 +540,27 @@ static void test_short_path(const struct kchacha_impl *impl)
 
 /* ---- loads ---- */
 
+static bool drbg_at_request;	/* request_module() registers a DRBG */
+static struct rng_alg drbg = {
+	.seedsize = 0,
+	.base = {
+		.cra_name = "stdrng",
+		.cra_driver_name = "drbg_nopr_shim",
+		.cra_priority = 200,
+		.cra_blocksize = 1,
+	},
+};
+static unsigned int registered_at_request;
+
 /*
  * What a load leaves behind, checked after every load, failed or not, and
  * every unload (module_load(), module_unload()).  kmemleak's view: every
  * kmalloc region (the shim's list has each one's call site) allocated
  * since the load began and still live must be one a loaded module holds,
  * kchacha_drvs or the rng algorithm of one of its entries; after a failed
- * load or an unload, none at all.
+ * load or an unload, none at all.  And after a failed load or an unload,
+ * nothing in the shim's registry (linux/shim_registry.h): no algorithm,
+ * notifier, syscore hook or debugfs entry, but the test's own DRBG.
  */
 static unsigned long load_serial;
 
@@ -568,6 +583,7 @@ static bool module_holds(const struct kchacha_shim_slab_region *r)
 
 static void check_left(const char *how, const char *when, bool loaded)
 {
+	const struct kchacha_shim_reg *reg, *first_reg = NULL;
 	const struct kchacha_shim_slab_region *first = NULL;
 	unsigned int left = 0;
 
@@ -584,6 +600,20 @@ static void check_left(const char *how, const char *when, bool loaded)
 	check(!left, "%s: %s: kmemleak: %u regions left, the first %zu bytes from %s:%d",
 	      how, when, left, first ? first->size : 0,
 	      first ? first->file : "", first ? first->line : 0);
+	if (loaded)
+		return;
+	left = 0;
+	for (unsigned int i = 0; (reg = kchacha_shim_reg_each(i)); i++) {
+		if (reg->obj == &drbg.base)
+			continue;
+		if (!left++)
+			first_reg = reg;
+	}
+	check(!left, "%s: %s: %u registrations left, the first a %s%s%s registered at %s:%d",
+	      how, when, left, first_reg ? first_reg->kind : "",
+	      first_reg && first_reg->name[0] ? " " : "",
+	      first_reg ? first_reg->name : "", first_reg ? first_reg->file : "",
+	      first_reg ? first_reg->line : 0);
 }
 
 /* kchacha_mod_init(), then check_left() */
@@ -606,18 +636,6 @@ static void module_unload(const char *how)
 	kchacha_mod_exit();
 	check_left(how, "after unload", false);
 }
-
-static bool drbg_at_request;	/* request_module() registers a DRBG */
-static struct rng_alg drbg = {
-	.seedsize = 0,
-	.base = {
-		.cra_name = "stdrng",
-		.cra_driver_name = "drbg_nopr_shim",
-		.cra_priority = 200,
-		.cra_blocksize = 1,
-	},
-};
-static unsigned int registered_at_request;
 
 static void request_hook(const char *name)
 {
