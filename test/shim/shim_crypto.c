@@ -233,13 +233,14 @@ struct crypto_skcipher *kchacha_shim_alloc_skcipher(const char *name)
 	struct crypto_alg *alg = kchacha_shim_best(name,
 						   KCHACHA_SHIM_SKCIPHER);
 	struct crypto_skcipher *tfm;
+	void *mem;
 
 	if (!alg)
 		return NULL;
-	tfm = aligned_alloc(64, (sizeof(*tfm) + alg->cra_ctxsize + 63) &
-			    ~(size_t)63);
-	if (!tfm)
+	/* exactly the tfm and its context, as crypto_alloc_tfmmem() */
+	if (posix_memalign(&mem, 64, sizeof(*tfm) + alg->cra_ctxsize))
 		return NULL;
+	tfm = mem;
 	memset(tfm, 0, sizeof(*tfm) + alg->cra_ctxsize);
 	tfm->base.__crt_alg = alg;
 	refcount_inc(&alg->cra_refcnt);

@@ -162,11 +162,12 @@ static bool kchacha_shim_all_zero(const void *p, size_t n)
 struct crypto_rng *kchacha_shim_alloc_rng(struct rng_alg *alg)
 {
 	struct crypto_rng *tfm;
+	void *mem;
 
-	tfm = aligned_alloc(64, (sizeof(*tfm) + alg->base.cra_ctxsize + 63) &
-			    ~(size_t)63);
-	if (!tfm)
+	/* exactly the tfm and its context, as crypto_alloc_tfmmem() */
+	if (posix_memalign(&mem, 64, sizeof(*tfm) + alg->base.cra_ctxsize))
 		return NULL;
+	tfm = mem;
 	memset(tfm, 0, sizeof(*tfm) + alg->base.cra_ctxsize);
 	tfm->base.__crt_alg = &alg->base;
 	if (alg->base.cra_init && alg->base.cra_init(&tfm->base)) {
@@ -213,7 +214,9 @@ int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
 
 /*
  * kmalloc(): 64-byte aligned, listed with its size, call site and number
- * while it lives.
+ * while it lives.  Exactly @n bytes, no rounding up: under AddressSanitizer
+ * (test/unit/Makefile's SANITIZE) a byte past them is an error, as it is
+ * for KASAN, whatever slack the slab would have.
  */
 void *kchacha_shim_kmalloc(size_t n, int gfp, const char *file, int line)
 {
@@ -226,8 +229,7 @@ void *kchacha_shim_kmalloc(size_t n, int gfp, const char *file, int line)
 		hook();
 	if (__atomic_load_n(&kchacha_shim_kmalloc_fail, __ATOMIC_RELAXED))
 		return NULL;
-	p = aligned_alloc(64, (n + 63) & ~(size_t)63);
-	if (!p)
+	if (posix_memalign(&p, 64, n))
 		return NULL;
 	if (gfp & __GFP_ZERO)
 		memset(p, 0, n);
