@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/kmod.h>
 #include <linux/sched/signal.h>
+#include <linux/shim_registry.h>
 
 #define KCHACHA_SHIM_MAX_ALGS	256
 
@@ -27,6 +28,11 @@ static struct {
 	enum kchacha_shim_type type;
 } kchacha_shim_algs[KCHACHA_SHIM_MAX_ALGS];
 static unsigned int kchacha_shim_nalgs;
+/* the kinds of linux/shim_registry.h's entries */
+static const char *const kchacha_shim_kinds[] = {
+	[KCHACHA_SHIM_SKCIPHER] = "skcipher",
+	[KCHACHA_SHIM_RNG] = "rng",
+};
 
 struct rw_semaphore crypto_alg_sem;
 char kchacha_shim_modules_requested[256];
@@ -100,7 +106,8 @@ static int kchacha_shim_find(const struct crypto_alg *alg)
 
 /* crypto_check_alg() and crypto_register_alg()'s refusals */
 static int kchacha_shim_register(struct crypto_alg *alg,
-				 enum kchacha_shim_type type)
+				 enum kchacha_shim_type type,
+				 const char *file, int line)
 {
 	unsigned int i;
 
@@ -119,13 +126,17 @@ static int kchacha_shim_register(struct crypto_alg *alg,
 	refcount_set(&alg->cra_refcnt, 1);
 	kchacha_shim_algs[kchacha_shim_nalgs].alg = alg;
 	kchacha_shim_algs[kchacha_shim_nalgs++].type = type;
+	kchacha_shim_reg_add(kchacha_shim_kinds[type], alg, NULL,
+			     alg->cra_driver_name, file, line);
 	if (kchacha_shim_register_hook)
 		kchacha_shim_register_hook();
 	return 0;
 }
 
 /* crypto_unregister_alg(): BUG_ON() where it is held */
-static void kchacha_shim_unregister(struct crypto_alg *alg)
+static void kchacha_shim_unregister(struct crypto_alg *alg,
+				    enum kchacha_shim_type type,
+				    const char *file, int line)
 {
 	int i = kchacha_shim_find(alg);
 
@@ -139,9 +150,11 @@ static void kchacha_shim_unregister(struct crypto_alg *alg)
 		(kchacha_shim_nalgs - i - 1) * sizeof(kchacha_shim_algs[0]));
 	kchacha_shim_nalgs--;
 	refcount_set(&alg->cra_refcnt, 0);
+	kchacha_shim_reg_del(kchacha_shim_kinds[type], alg, true, file, line);
 }
 
-int crypto_register_skcipher(struct skcipher_alg *alg)
+int kchacha_shim_register_skcipher(struct skcipher_alg *alg,
+				   const char *file, int line)
 {
 	/* crypto/skcipher.c: skcipher_prepare_alg() */
 	if (alg->ivsize > PAGE_SIZE / 8 || alg->chunksize > PAGE_SIZE / 8 ||
@@ -153,24 +166,27 @@ int crypto_register_skcipher(struct skcipher_alg *alg)
 		alg->walksize = alg->chunksize;
 	if (alg->walksize < alg->chunksize)
 		return -EINVAL;
-	return kchacha_shim_register(&alg->base, KCHACHA_SHIM_SKCIPHER);
+	return kchacha_shim_register(&alg->base, KCHACHA_SHIM_SKCIPHER, file,
+				     line);
 }
 
-void crypto_unregister_skcipher(struct skcipher_alg *alg)
+void kchacha_shim_unregister_skcipher(struct skcipher_alg *alg,
+				      const char *file, int line)
 {
-	kchacha_shim_unregister(&alg->base);
+	kchacha_shim_unregister(&alg->base, KCHACHA_SHIM_SKCIPHER, file, line);
 }
 
-int crypto_register_rng(struct rng_alg *alg)
+int kchacha_shim_register_rng(struct rng_alg *alg, const char *file, int line)
 {
 	if (alg->seedsize > PAGE_SIZE / 8)
 		return -EINVAL;
-	return kchacha_shim_register(&alg->base, KCHACHA_SHIM_RNG);
+	return kchacha_shim_register(&alg->base, KCHACHA_SHIM_RNG, file, line);
 }
 
-void crypto_unregister_rng(struct rng_alg *alg)
+void kchacha_shim_unregister_rng(struct rng_alg *alg, const char *file,
+				 int line)
 {
-	kchacha_shim_unregister(&alg->base);
+	kchacha_shim_unregister(&alg->base, KCHACHA_SHIM_RNG, file, line);
 }
 
 struct crypto_alg *kchacha_shim_best(const char *name,
@@ -217,13 +233,14 @@ struct crypto_skcipher *kchacha_shim_alloc_skcipher(const char *name)
 	struct crypto_alg *alg = kchacha_shim_best(name,
 						   KCHACHA_SHIM_SKCIPHER);
 	struct crypto_skcipher *tfm;
+	void *mem;
 
 	if (!alg)
 		return NULL;
-	tfm = aligned_alloc(64, (sizeof(*tfm) + alg->cra_ctxsize + 63) &
-			    ~(size_t)63);
-	if (!tfm)
+	/* exactly the tfm and its context, as crypto_alloc_tfmmem() */
+	if (posix_memalign(&mem, 64, sizeof(*tfm) + alg->cra_ctxsize))
 		return NULL;
+	tfm = mem;
 	memset(tfm, 0, sizeof(*tfm) + alg->cra_ctxsize);
 	tfm->base.__crt_alg = alg;
 	refcount_inc(&alg->cra_refcnt);

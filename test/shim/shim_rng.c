@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -36,6 +37,7 @@ __thread int kchacha_shim_rcu_depth;
 unsigned long kchacha_shim_bad_resched;
 struct kchacha_shim_slab_region kchacha_shim_slab[KCHACHA_SHIM_MAX_SLAB];
 long kchacha_shim_slab_bytes;
+unsigned long kchacha_shim_slab_serial;
 bool kchacha_shim_kmalloc_fail;
 void (*kchacha_shim_kmalloc_hook)(void);
 unsigned long kchacha_shim_plain_dirty_frees;
@@ -50,6 +52,7 @@ int kchacha_shim_force_cpu = -1;
 __thread int kchacha_shim_thread_cpu = -1;
 __thread int kchacha_shim_local_cpu = -1;
 __thread int kchacha_shim_migrate_saved = -1;
+__thread int kchacha_shim_migrate_off;
 __thread unsigned long kchacha_shim_acquires, kchacha_shim_releases;
 unsigned long kchacha_shim_random_unordered;
 unsigned long kchacha_shim_random_irqs_off;
@@ -122,6 +125,30 @@ unsigned int kchacha_shim_cpu_slow(void)
 	return cpu < 0 ? 0 : (unsigned int)cpu % kchacha_shim_ncpus;
 }
 
+extern __thread int kchacha_shim_in_simd;
+
+/*
+ * this_cpu_ptr() without a local lock (see linux/percpu.h): "this CPU" if
+ * the thread could not move off it, else, as CONFIG_DEBUG_PREEMPT's "BUG:
+ * using smp_processor_id() in preemptible code", the test fails.
+ */
+unsigned int kchacha_shim_this_cpu_slow(const char *file, int line)
+{
+	if (kchacha_shim_irqs_off || kchacha_shim_bh_off ||
+	    kchacha_shim_hardirq || !kchacha_shim_preemptible ||
+	    kchacha_shim_in_simd || kchacha_shim_migrate_off)
+		return kchacha_shim_cpu();
+	/* both: a test may be capturing either */
+	fflush(NULL);
+	fprintf(stderr,
+		"FAIL shim: this_cpu_ptr() in preemptible code (no local lock, nothing off) at %s:%d\n",
+		file, line);
+	printf("FAIL shim: this_cpu_ptr() in preemptible code (no local lock, nothing off) at %s:%d\n",
+	       file, line);
+	fflush(NULL);
+	abort();
+}
+
 static bool kchacha_shim_all_zero(const void *p, size_t n)
 {
 	const unsigned char *b = p;
@@ -135,11 +162,12 @@ static bool kchacha_shim_all_zero(const void *p, size_t n)
 struct crypto_rng *kchacha_shim_alloc_rng(struct rng_alg *alg)
 {
 	struct crypto_rng *tfm;
+	void *mem;
 
-	tfm = aligned_alloc(64, (sizeof(*tfm) + alg->base.cra_ctxsize + 63) &
-			    ~(size_t)63);
-	if (!tfm)
+	/* exactly the tfm and its context, as crypto_alloc_tfmmem() */
+	if (posix_memalign(&mem, 64, sizeof(*tfm) + alg->base.cra_ctxsize))
 		return NULL;
+	tfm = mem;
 	memset(tfm, 0, sizeof(*tfm) + alg->base.cra_ctxsize);
 	tfm->base.__crt_alg = &alg->base;
 	if (alg->base.cra_init && alg->base.cra_init(&tfm->base)) {
@@ -184,8 +212,13 @@ int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed,
 	return err;
 }
 
-/* kmalloc(): 64-byte aligned, listed with its size while it lives. */
-void *kchacha_shim_kmalloc(size_t n, int gfp)
+/*
+ * kmalloc(): 64-byte aligned, listed with its size, call site and number
+ * while it lives.  Exactly @n bytes, no rounding up: under AddressSanitizer
+ * (test/unit/Makefile's SANITIZE) a byte past them is an error, as it is
+ * for KASAN, whatever slack the slab would have.
+ */
+void *kchacha_shim_kmalloc(size_t n, int gfp, const char *file, int line)
 {
 	void (*hook)(void) = __atomic_exchange_n(&kchacha_shim_kmalloc_hook,
 						NULL, __ATOMIC_ACQ_REL);
@@ -196,8 +229,7 @@ void *kchacha_shim_kmalloc(size_t n, int gfp)
 		hook();
 	if (__atomic_load_n(&kchacha_shim_kmalloc_fail, __ATOMIC_RELAXED))
 		return NULL;
-	p = aligned_alloc(64, (n + 63) & ~(size_t)63);
-	if (!p)
+	if (posix_memalign(&p, 64, n))
 		return NULL;
 	if (gfp & __GFP_ZERO)
 		memset(p, 0, n);
@@ -206,6 +238,9 @@ void *kchacha_shim_kmalloc(size_t n, int gfp)
 		if (!kchacha_shim_slab[i].p) {
 			kchacha_shim_slab[i].p = p;
 			kchacha_shim_slab[i].size = n;
+			kchacha_shim_slab[i].file = file;
+			kchacha_shim_slab[i].line = line;
+			kchacha_shim_slab[i].serial = ++kchacha_shim_slab_serial;
 			kchacha_shim_slab_bytes += n;
 			break;
 		}
@@ -248,11 +283,13 @@ void kchacha_shim_kfree(const void *p, int sensitive)
 
 size_t kchacha_shim_percpu_align;
 
-void *kchacha_shim_alloc_percpu(size_t size, size_t align)
+void *kchacha_shim_alloc_percpu(size_t size, size_t align, const char *file,
+				int line)
 {
 	kchacha_shim_percpu_align = align;
 	void *p = kchacha_shim_kmalloc((size_t)kchacha_shim_ncpus *
-				       KCHACHA_SHIM_PCPU_STRIDE, __GFP_ZERO);
+				       KCHACHA_SHIM_PCPU_STRIDE, __GFP_ZERO,
+				       file, line);
 
 	if (p)
 		__atomic_fetch_add(&kchacha_shim_percpu_bytes,

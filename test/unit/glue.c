@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <linux/sched/signal.h>
+#include <linux/shim_registry.h>
 
 #include "test/shim/simdcheck.h"
 #include "test/unit/failfast.h"
@@ -551,6 +552,91 @@ static struct rng_alg drbg = {
 };
 static unsigned int registered_at_request;
 
+/*
+ * What a load leaves behind, checked after every load, failed or not, and
+ * every unload (module_load(), module_unload()).  kmemleak's view: every
+ * kmalloc region (the shim's list has each one's call site) allocated
+ * since the load began and still live must be one a loaded module holds,
+ * kchacha_drvs or the rng algorithm of one of its entries; after a failed
+ * load or an unload, none at all.  And after a failed load or an unload,
+ * nothing in the shim's registry (linux/shim_registry.h): no algorithm,
+ * notifier, syscore hook or debugfs entry, but the test's own DRBG.
+ */
+static unsigned long load_serial;
+
+static bool module_holds(const struct kchacha_shim_slab_region *r)
+{
+	const char *p = r->p;
+
+	if (!kchacha_drvs)
+		return false;
+	if (r->p == kchacha_drvs)
+		return true;
+	for (unsigned int d = 0; d < kchacha_ndrvs; d++) {
+		const char *rng = (const char *)kchacha_drvs[d].rng;
+
+		if (rng && rng >= p && rng < p + r->size)
+			return true;
+	}
+	return false;
+}
+
+static void check_left(const char *how, const char *when, bool loaded)
+{
+	const struct kchacha_shim_reg *reg, *first_reg = NULL;
+	const struct kchacha_shim_slab_region *first = NULL;
+	unsigned int left = 0;
+
+	for (unsigned int i = 0; i < KCHACHA_SHIM_MAX_SLAB; i++) {
+		const struct kchacha_shim_slab_region *r = &kchacha_shim_slab[i];
+
+		if (!r->p || r->serial <= load_serial ||
+		    (loaded && module_holds(r)))
+			continue;
+		if (!first || r->serial < first->serial)
+			first = r;
+		left++;
+	}
+	check(!left, "%s: %s: kmemleak: %u regions left, the first %zu bytes from %s:%d",
+	      how, when, left, first ? first->size : 0,
+	      first ? first->file : "", first ? first->line : 0);
+	if (loaded)
+		return;
+	left = 0;
+	for (unsigned int i = 0; (reg = kchacha_shim_reg_each(i)); i++) {
+		if (reg->obj == &drbg.base)
+			continue;
+		if (!left++)
+			first_reg = reg;
+	}
+	check(!left, "%s: %s: %u registrations left, the first a %s%s%s registered at %s:%d",
+	      how, when, left, first_reg ? first_reg->kind : "",
+	      first_reg && first_reg->name[0] ? " " : "",
+	      first_reg ? first_reg->name : "", first_reg ? first_reg->file : "",
+	      first_reg ? first_reg->line : 0);
+}
+
+/* kchacha_mod_init(), then check_left() */
+static int module_load(const char *how)
+{
+	int err;
+
+	load_serial = kchacha_shim_slab_serial;
+	err = kchacha_mod_init();
+	if (err)
+		check_left(how, "after the failed load", false);
+	else
+		check_left(how, "after the load, but for what it holds", true);
+	return err;
+}
+
+/* kchacha_mod_exit(), then check_left() */
+static void module_unload(const char *how)
+{
+	kchacha_mod_exit();
+	check_left(how, "after unload", false);
+}
+
 static void request_hook(const char *name)
 {
 	registered_at_request = kchacha_registered();
@@ -607,7 +693,7 @@ static void child_default(void *arg)
 	(void)arg;
 	kchacha_shim_request_module_hook = request_hook;
 	drbg_at_request = true;
-	err = kchacha_mod_init();
+	err = module_load("default load");
 	check(!err, "default load: kchacha_mod_init() returns 0 (got %d)", err);
 	check(!strcmp(kchacha_shim_modules_requested, "crypto-stdrng") &&
 	      registered_at_request == 0,
@@ -632,7 +718,7 @@ static void child_default(void *arg)
 	check(walk_multi > 100 && walk_slow > 100,
 	      "the requests took walks of several steps (%lu) and slow steps (%lu)",
 	      walk_multi, walk_slow);
-	kchacha_mod_exit();
+	module_unload("default load");
 	check(kchacha_registered() == 0,
 	      "default load: kchacha_mod_exit() unregisters everything");
 }
@@ -650,7 +736,7 @@ static void child_rng(void *arg)
 		 drbg_ever ? "" : ", no DRBG");
 	kchacha_shim_request_module_hook = request_hook;
 	drbg_at_request = drbg_ever;
-	check(!kchacha_mod_init(), "%s: loads", how);
+	check(!module_load(how), "%s: loads", how);
 	check(!strcmp(kchacha_shim_modules_requested,
 		      rng_prefer ? "" : "crypto-stdrng"),
 	      "%s: request_module(\"crypto-stdrng\") %s (got '%s')", how,
@@ -670,7 +756,7 @@ static void child_rng(void *arg)
 	      "%s: the default stdrng is %s (got %s)", how,
 	      rng_prefer || !drbg_ever ? "kchacha's best" : "the DRBG",
 	      best ? best->cra_driver_name : "none");
-	kchacha_mod_exit();
+	module_unload(how);
 	if (drbg_ever)
 		crypto_unregister_rng(&drbg);
 	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
@@ -685,16 +771,16 @@ static void child_max_isa(void *arg)
 	if (i == -2) {
 		/* empty, as "max_isa=" gives it: every implementation */
 		max_isa = "";
-		err = kchacha_mod_init();
+		err = module_load("max_isa= (empty)");
 		check(!err, "max_isa= (empty): loads (got %d)", err);
 		check_registered("max_isa= (empty)", cpu_impls(kchacha_nimpls - 1),
 				 kchacha_slow, KCHACHA_RNG_PRIORITY);
-		kchacha_mod_exit();
+		module_unload("max_isa= (empty)");
 		return;
 	}
 	if (i < 0) {
 		max_isa = "bogus";
-		err = kchacha_mod_init();
+		err = module_load("max_isa=bogus");
 		check(err == -EINVAL && kchacha_shim_registered() == 0,
 		      "max_isa=bogus: -EINVAL, nothing registered (got %d, %u)",
 		      err, kchacha_shim_registered());
@@ -705,10 +791,10 @@ static void child_max_isa(void *arg)
 		 i % 2 ? "\n" : "");
 	max_isa = value;
 	snprintf(how, sizeof(how), "max_isa=%s", kchacha_impls[i].name);
-	err = kchacha_mod_init();
+	err = module_load(how);
 	check(!err, "%s: loads (got %d)", how, err);
 	check_registered(how, cpu_impls(i), kchacha_slow, KCHACHA_RNG_PRIORITY);
-	kchacha_mod_exit();
+	module_unload(how);
 	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
 	      how);
 }
@@ -729,7 +815,7 @@ static void child_ymm(void *arg)
 	snprintf(how, sizeof(how), "prefer_ymm=%d, zmm %s the clock",
 		 ymm_rule[r].param,
 		 ymm_rule[r].lowers ? "lowers" : "does not lower");
-	check(!kchacha_mod_init(), "%s: loads", how);
+	check(!module_load(how), "%s: loads", how);
 	check(prefer_ymm == ymm_rule[r].resolved, "%s: reads %d (got %d)",
 	      how, ymm_rule[r].resolved, prefer_ymm);
 	check_registered(how, cpu_impls(kchacha_nimpls - 1),
@@ -737,7 +823,7 @@ static void child_ymm(void *arg)
 	/* without AVX-512 the rule resolves all the same, but ranks none */
 	if (!cpu_has_impl(impl_index("avx512")) ||
 	    !cpu_has_impl(impl_index("avx512vl"))) {
-		kchacha_mod_exit();
+		module_unload(how);
 		return;
 	}
 	best = kchacha_shim_best("chacha20", KCHACHA_SHIM_SKCIPHER);
@@ -750,7 +836,7 @@ static void child_ymm(void *arg)
 			      strlen("chacha20rng-kchacha-"), ymm_rule[r].top),
 	      "%s: the best rng is chacha20rng-kchacha-%s (got %s)", how,
 	      ymm_rule[r].top, best ? best->cra_driver_name : "none");
-	kchacha_mod_exit();
+	module_unload(how);
 }
 #endif
 
@@ -769,7 +855,7 @@ static void check_left_out(const char *how, int i, int err)
 	check(!err, "%s: loads (got %d)", how, err);
 	check_registered(how, cpu_impls(kchacha_nimpls - 1) & ~(1u << i),
 			 kchacha_slow, KCHACHA_RNG_PRIORITY);
-	kchacha_mod_exit();
+	module_unload(how);
 	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
 	      how);
 }
@@ -792,7 +878,7 @@ static void child_selftest_fail(void *arg)
 	saved = dup(2);
 	if (f)
 		dup2(fileno(f), 2);
-	err = kchacha_mod_init();
+	err = module_load(how);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -845,7 +931,7 @@ static void child_test_fails(void *arg)
 	*(n % 2 ? &wrap_fail_rng : &wrap_fail_skcipher) = kchacha_impls[i].name;
 	snprintf(how, sizeof(how), "%s: kchacha_%sselftest() fails",
 		 kchacha_impls[i].name, n % 2 ? "rng_" : "");
-	err = kchacha_mod_init();
+	err = module_load(how);
 	check_left_out(how, i, err);
 }
 
@@ -887,7 +973,7 @@ static void child_fail_register(void *arg)
 		hold_name = name;
 		kchacha_shim_register_hook = hold_hook;
 	}
-	err = kchacha_mod_init();
+	err = module_load(how);
 	if (f->impl == 0) {
 		check(err == -ENOMEM && kchacha_shim_registered() == 0,
 		      "%s: the load fails with -ENOMEM, nothing registered (got %d, %u)",
@@ -911,7 +997,7 @@ static void child_fail_register(void *arg)
 				 ~(1u << f->impl), kchacha_slow,
 				 KCHACHA_RNG_PRIORITY);
 	}
-	kchacha_mod_exit();
+	module_unload(how);
 	check(kchacha_shim_registered() == 0, "%s: nothing left registered",
 	      how);
 }
@@ -1034,7 +1120,7 @@ static void child_retire(void *arg)
 	kchacha_shim_sleep_hook = retire_sleep_hook;
 	log_begin();
 	j0 = jiffies;
-	err = kchacha_mod_init();
+	err = module_load(how);
 	waited = jiffies - j0;
 	log_end(log, sizeof(log));
 	kchacha_shim_register_hook = NULL;
@@ -1106,7 +1192,7 @@ static void child_retire(void *arg)
 	/* rmmod, once the holder has let go */
 	crypto_free_skcipher(held);
 	held = NULL;
-	kchacha_mod_exit();
+	module_unload(how);
 	check(kchacha_shim_registered() == 0,
 	      "%s: kchacha_mod_exit() unregisters the kept drivers, nothing left",
 	      how);

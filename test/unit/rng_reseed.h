@@ -588,6 +588,14 @@ static void test_stack(const struct kchacha_impl *impl)
 	struct crypto_rng *rng;
 	struct model m;
 
+#ifdef __SANITIZE_ADDRESS__
+	/*
+	 * Not under AddressSanitizer (test/unit/Makefile's SANITIZE): the
+	 * frames it lays out, redzones and all, are not the ones the paint
+	 * and the copy see; the build without it runs this.
+	 */
+	return;
+#endif
 	stack_debug = getenv("KC_STACK_DEBUG");
 	fixed_begin();
 	kchacha_shim_random_fixed_reset();

@@ -481,12 +481,17 @@ static void retire_key(const uint8_t *key)
  * run with the address-space layout, so a 4-byte window over them would
  * match a returned byte string by chance once in some thousand runs.
  */
+static uintptr_t slab_lo, slab_hi;	/* the live regions' span */
+
 static bool is_pointer(uint64_t w)
 {
 	uintptr_t lo = (uintptr_t)kchacha_impls;
 
 	if (w >= lo && w < (uintptr_t)(kchacha_impls + kchacha_nimpls))
 		return true;
+	/* most words lie outside every region: no walk of the list */
+	if (w < slab_lo || w >= slab_hi)
+		return false;
 	for (int i = 0; i < KCHACHA_SHIM_MAX_SLAB; i++) {
 		uintptr_t p = (uintptr_t)kchacha_shim_slab[i].p;
 
@@ -519,9 +524,19 @@ static void collect_state(const void *rng, size_t size)
 {
 	size_t total = size;
 
-	for (int i = 0; i < KCHACHA_SHIM_MAX_SLAB; i++)
-		if (kchacha_shim_slab[i].p)
-			total += kchacha_shim_slab[i].size;
+	slab_lo = UINTPTR_MAX;
+	slab_hi = 0;
+	for (int i = 0; i < KCHACHA_SHIM_MAX_SLAB; i++) {
+		uintptr_t p = (uintptr_t)kchacha_shim_slab[i].p;
+
+		if (!p)
+			continue;
+		total += kchacha_shim_slab[i].size;
+		if (p < slab_lo)
+			slab_lo = p;
+		if (p + kchacha_shim_slab[i].size > slab_hi)
+			slab_hi = p + kchacha_shim_slab[i].size;
+	}
 	state_win = realloc(state_win, total * sizeof(*state_win));
 	nstate = 0;
 	add_state(rng, size);

@@ -5,6 +5,13 @@
  * sched_getcpu() returns, without the call) or kchacha_shim_force_cpu when
  * a test sets it, or kchacha_shim_thread_cpu, a thread's own, when that
  * thread sets it.  Unlike the kernel, nothing pins a thread to its CPU.
+ *
+ * this_cpu_ptr() is checked as CONFIG_DEBUG_PREEMPT checks it: only where
+ * the task could not move to another CPU, with a local lock held (inline
+ * below), or where kchacha_shim_this_cpu_slow() finds "interrupts",
+ * bottom halves or preemption off, a SIMD section open, hard interrupt
+ * context or migrate_disable(); anywhere else it fails the test, naming
+ * the call site.  per_cpu_ptr() with an explicit CPU is not checked.
  */
 #ifndef _SHIM_LINUX_PERCPU_H
 #define _SHIM_LINUX_PERCPU_H
@@ -58,19 +65,30 @@ static inline unsigned int kchacha_shim_cpu(void)
 extern long kchacha_shim_percpu_bytes;
 /* the alignment of the last type allocated, as the kernel gives it */
 extern size_t kchacha_shim_percpu_align;
-void *kchacha_shim_alloc_percpu(size_t size, size_t align);
+void *kchacha_shim_alloc_percpu(size_t size, size_t align, const char *file,
+				int line);
 void kchacha_shim_free_percpu(void *p);
 #define alloc_percpu_gfp(type, gfp)					\
 	((type *)kchacha_shim_alloc_percpu(				\
 		sizeof(type) + 0 * sizeof(char[sizeof(type) <=		\
 					KCHACHA_SHIM_PCPU_STRIDE ? 1 : -1]), \
-		__alignof__(type)))
+		__alignof__(type), __FILE__, __LINE__))
 #define alloc_percpu(type)	alloc_percpu_gfp(type, 0)
 #define free_percpu(p)		kchacha_shim_free_percpu(p)
 #define per_cpu_ptr(p, cpu)						\
 	((__typeof__(p))((char *)(p) +					\
 			 (size_t)(cpu) * KCHACHA_SHIM_PCPU_STRIDE))
-#define this_cpu_ptr(p)		per_cpu_ptr(p, kchacha_shim_cpu())
+unsigned int kchacha_shim_this_cpu_slow(const char *file, int line);
+
+static inline unsigned int kchacha_shim_this_cpu(const char *file, int line)
+{
+	if (kchacha_shim_local_cpu >= 0)
+		return kchacha_shim_local_cpu;
+	return kchacha_shim_this_cpu_slow(file, line);
+}
+
+#define this_cpu_ptr(p)							\
+	per_cpu_ptr(p, kchacha_shim_this_cpu(__FILE__, __LINE__))
 #define for_each_possible_cpu(cpu)					\
 	for ((cpu) = 0; (cpu) < (int)kchacha_shim_ncpus; (cpu)++)
 #endif

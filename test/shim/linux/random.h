@@ -11,8 +11,10 @@
  */
 #ifndef _SHIM_LINUX_RANDOM_H
 #define _SHIM_LINUX_RANDOM_H
+#include <linux/errno.h>
 #include <linux/types.h>
 #include <linux/notifier.h>
+#include <linux/shim_registry.h>
 extern unsigned long kchacha_shim_random_calls;
 extern bool kchacha_shim_rng_ready;
 extern struct notifier_block *kchacha_shim_vmfork_nb;
@@ -52,16 +54,27 @@ static inline bool rng_is_initialized(void)
 	return __atomic_load_n(&kchacha_shim_rng_ready, __ATOMIC_RELAXED);
 }
 
-static inline int register_random_vmfork_notifier(struct notifier_block *nb)
+/* in the registry (linux/shim_registry.h): twice is a bug, as a WARN */
+static inline int kchacha_shim_register_vmfork(struct notifier_block *nb,
+					       const char *file, int line)
 {
+	kchacha_shim_reg_add("vmfork notifier", nb, NULL, NULL, file, line);
 	kchacha_shim_vmfork_nb = nb;
 	return 0;
 }
 
-static inline int unregister_random_vmfork_notifier(struct notifier_block *nb)
+static inline int kchacha_shim_unregister_vmfork(struct notifier_block *nb,
+						 const char *file, int line)
 {
+	if (!kchacha_shim_reg_del("vmfork notifier", nb, false, file, line))
+		return -ENOENT;
 	if (kchacha_shim_vmfork_nb == nb)
 		kchacha_shim_vmfork_nb = NULL;
 	return 0;
 }
+
+#define register_random_vmfork_notifier(nb)				\
+	kchacha_shim_register_vmfork(nb, __FILE__, __LINE__)
+#define unregister_random_vmfork_notifier(nb)				\
+	kchacha_shim_unregister_vmfork(nb, __FILE__, __LINE__)
 #endif

@@ -100,8 +100,15 @@ extern unsigned int kchacha_shim_walk_steps, kchacha_shim_walk_slow_steps;
 /* skcipher tfms freed with a context not all zero (crypto_free_skcipher) */
 extern unsigned int kchacha_shim_ctx_left;
 
-int crypto_register_skcipher(struct skcipher_alg *alg);
-void crypto_unregister_skcipher(struct skcipher_alg *alg);
+/* in the shim's registry too (linux/shim_registry.h), with the call site */
+int kchacha_shim_register_skcipher(struct skcipher_alg *alg,
+				   const char *file, int line);
+void kchacha_shim_unregister_skcipher(struct skcipher_alg *alg,
+				      const char *file, int line);
+#define crypto_register_skcipher(alg)					\
+	kchacha_shim_register_skcipher(alg, __FILE__, __LINE__)
+#define crypto_unregister_skcipher(alg)					\
+	kchacha_shim_unregister_skcipher(alg, __FILE__, __LINE__)
 
 /* crypto/internal.h: the lock of the algorithm list */
 struct rw_semaphore {
