@@ -6,8 +6,10 @@
  * 0..4096, random lengths up to 1 MiB, every src/dst misalignment 0..63,
  * in place and out of place, counters crossing 2^32, 20, 12 and 8 rounds,
  * buffers against guard pages, HChaCha and XChaCha; and against the C core,
- * every length 0..2100 (SIMD implementations) and byte by byte.  On arm64,
- * that no NEON register the kernel saved in a section's buffer outlives it.
+ * every length 0..2100 (SIMD implementations) and byte by byte.  Every .S
+ * entry at each stack alignment the kernel may call it with
+ * (test_stack_align()).  On arm64, that no NEON register the kernel saved
+ * in a section's buffer outlives it.
  * --quick: the C core only.
  */
 #include <errno.h>
@@ -34,6 +36,7 @@
 #include "test/unit/failfast.h"
 #include "test/unit/ref.h"
 #include "test/unit/entries.h"
+#include "test/unit/callat.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -888,6 +891,170 @@ static void test_abi(const struct kchacha_impl *impl)
 		      32);
 }
 
+/*
+ * Stack alignment (issue 36): every .S entry at each stack pointer the
+ * kernel may call it with, which user space's callers never give it.
+ *
+ * x86_64: the kernel is built with -mpreferred-stack-boundary=3
+ * (arch/x86/Makefile, 6.1 to 7.x), so %rsp is only 8-byte aligned and an
+ * entry may start with it at any multiple of 8 modulo 64, where a C caller
+ * in user space always leaves 8 modulo 16: a frame with movdqa or vmovdqa
+ * slots that does not align itself (and $~15, and $~31) faults in the
+ * kernel and passes here.  So each multiple of 8.
+ * 32-bit ARM: kernel-mode NEON needs an AEABI kernel (KERNEL_MODE_NEON
+ * depends on AEABI), built with -mabi=aapcs-linux: sp is 8-byte aligned
+ * at every call, as AAPCS requires at public interfaces, and the
+ * exception entry realigns an sp of 4 modulo 8 (SPFIX in
+ * arch/arm/kernel/entry-armv.S).  So each multiple of 8, not of 4: the
+ * kernel never calls with less, and code may rely on what AAPCS promises.
+ * The frame's :128 slots need the entry's own bic.
+ * arm64: sp is 16-byte aligned at all times (AAPCS64; the kernel enables
+ * the stack alignment check), so each multiple of 16: nothing to align,
+ * and the sweep holds the entries to that.
+ *
+ * Each entry is called through unit_call_at() (test/unit/callat.S) at
+ * each offset, the xor over both sides of every 64-byte boundary to two
+ * widest batches and a block (every form and tail), with what else the
+ * kernel may pass misaligned: the state and HChaCha's output at any
+ * 4-byte offset (u32 arrays), src and dst at any byte.
+ */
+#if defined(__aarch64__)
+#define ALIGN_SP_STEP	16
+#else
+#define ALIGN_SP_STEP	8
+#endif
+#ifdef __x86_64__
+#define ALIGN_SP_NAME	"%%rsp"
+#else
+#define ALIGN_SP_NAME	"sp"
+#endif
+
+/* static, so that they keep their values across the siglongjmp() */
+static unsigned int align_sp, align_len;
+static const char *align_entry;
+
+static void align_call(const void *fn, uintptr_t a0, uintptr_t a1,
+		       uintptr_t a2, uintptr_t a3, uintptr_t a4,
+		       unsigned int sp)
+{
+	struct unit_call c = {
+		.fn = fn,
+		.arg = { a0, a1, a2, a3, a4 },
+		.sp_mod = sp,
+	};
+
+	unit_call_at(&c);
+}
+
+static void test_stack_align(const struct kchacha_impl *impl)
+{
+	static const int rounds[] = { 20, 12, 8 };
+	static u8 statebuf[128] __attribute__((__aligned__(64)));
+	static u8 outbuf[128] __attribute__((__aligned__(64)));
+	unsigned int max_k = 2 * impl->batch + 1;
+	struct sigaction sa = { .sa_handler = guard_fault };
+	struct sigaction old_segv, old_bus, old_alrm;
+	u32 w[8], state[16], want[8];
+	u8 key[32], iv[16];
+	volatile bool ok = true;	/* kept across the siglongjmp() */
+	bool probe_ok = true;
+	unsigned int sp, n = 0;
+
+	/* static, so that they keep their values across the siglongjmp() */
+	static const void *xor, *hchacha;
+
+	xor = unit_real_entry(impl->xor);
+	hchacha = impl->hchacha ? unit_real_entry(impl->hchacha) : NULL;
+
+	/* the trampoline itself: the entry sees the offset asked for */
+	for (sp = 0; sp < 64; sp += ALIGN_SP_STEP) {
+		uintptr_t seen = 1;
+
+		align_call((const void *)unit_sp_probe, (uintptr_t)&seen, 0, 0,
+			   0, 0, sp);
+		probe_ok &= seen % 64 == sp;
+	}
+	check(probe_ok, impl->name,
+	      "stack alignment: the trampoline enters at each offset", 0);
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_init_state(state, w, iv);
+	state[12] = 0xfffffff0;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGALRM, &sa, &old_alrm);
+	align_len = 0;
+	if (sigsetjmp(guard_jmp, 1)) {
+		printf("%s: %s faulted or hung at " ALIGN_SP_NAME " %% 64 = %u on entry (length %u)\n",
+		       impl->name, align_entry, align_sp, align_len);
+		ok = false;
+		goto out;
+	}
+	alarm(ABI_TIMEOUT);
+	for (align_sp = 0; align_sp < 64; align_sp += ALIGN_SP_STEP) {
+		for (unsigned int k = 0; k <= max_k; k++) {
+			for (int d = -1; d <= 1; d++) {
+				u32 *st = (u32 *)(statebuf + 4 * (n % 16));
+				u8 *src = src_buf + n % 64;
+				u8 *dst = dst_buf + (n * 7) % 64;
+				int r = rounds[n % 3];
+
+				if (!k && d < 0)
+					continue;
+				align_entry = "xor";
+				align_len = 64 * k + d;
+				n++;
+				fill(src, align_len);
+				kchacha_generic_xor(state, ref_buf, src,
+						    align_len, r);
+				memcpy(st, state, sizeof(state));
+				dst[align_len] = 0x5a;
+				align_call(xor, (uintptr_t)st, (uintptr_t)dst,
+					   (uintptr_t)src, align_len, r,
+					   align_sp);
+				if (memcmp(dst, ref_buf, align_len) ||
+				    dst[align_len] != 0x5a ||
+				    memcmp(st, state, sizeof(state))) {
+					if (ok)
+						printf("%s: wrong at " ALIGN_SP_NAME " %% 64 = %u on entry, length %u\n",
+						       impl->name, align_sp,
+						       align_len);
+					ok = false;
+				}
+			}
+		}
+		for (unsigned int o = 0; hchacha && o < 32; o++) {
+			u32 *st = (u32 *)(statebuf + 4 * ((o + 5) % 16));
+			u32 *out = (u32 *)(outbuf + 4 * (o % 16));
+			int r = rounds[o % 2];
+
+			align_entry = "HChaCha";
+			align_len = 32;
+			memcpy(st, state, sizeof(state));
+			kchacha_generic_hchacha(state, want, r);
+			memset(out, 0, sizeof(want));
+			align_call(hchacha, (uintptr_t)st, (uintptr_t)out, r,
+				   0, 0, align_sp);
+			if (memcmp(out, want, sizeof(want))) {
+				if (ok)
+					printf("%s: HChaCha wrong at " ALIGN_SP_NAME " %% 64 = %u on entry\n",
+					       impl->name, align_sp);
+				ok = false;
+			}
+		}
+	}
+out:
+	alarm(0);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGALRM, &old_alrm, NULL);
+	check(ok, impl->name,
+	      "xor and HChaCha at each stack alignment the kernel may call with, state and output at any 4-byte offset",
+	      align_len);
+}
+
 /* The reference itself against RFC 8439 2.4.2, so it cannot drift. */
 static void test_reference(void)
 {
@@ -1155,6 +1322,7 @@ int main(int argc, char **argv)
 		if (impl->simd) {
 			test_vs_core(impl);
 			test_abi(impl);
+			test_stack_align(impl);
 		}
 #ifdef __aarch64__
 		if (impl->simd)
