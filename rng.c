@@ -258,11 +258,11 @@ static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key, u8 *dst,
 }
 
 /*
- * What the buffer could not serve on the fast path.  A request the buffer can hold takes what is left of it, then
- * what a refill brings: the stream of the CPU key.  A longer one, or one
- * with additional input @src, goes in pieces, each the stream of a
- * one-time key, 32 bytes of the buffer (a digest of @src mixed in), with
- * a refill where fewer are left.
+ * What the buffer could not serve on the fast path.  A request the buffer
+ * can hold takes what is left of it, then what a refill brings: the stream
+ * of the CPU key.  A longer one, or one with additional input @src, goes
+ * in pieces, each the stream of a one-time key, 32 bytes of the buffer (a
+ * digest of @src mixed in), with a refill where fewer are left.
  */
 static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int slen, u8 *dst,
