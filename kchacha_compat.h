@@ -35,8 +35,9 @@
  *   the same two calls without arguments).
  * - X86_FEATURE_PREFER_YMM is defined: kchacha_zmm_lowers_clock().
  * - syscore_ops callbacks take a context pointer and are registered in a
- *   struct syscore with register_syscore() (6.19): KCHACHA_SYSCORE_*
- *   below, by the header's contents (Kbuild looks).
+ *   struct syscore with register_syscore() (6.19, and stable backports:
+ *   Debian's 6.12 since 6.12.115-2): KCHACHA_SYSCORE_* below, by the
+ *   header's contents (Kbuild looks), never by the version.
  * - <linux/random.h> no longer includes <asm/archrandom.h>:
  *   kchacha_arch_seed() below.
  * - The skcipher walk's src.virt.addr is const, which kchacha only reads;
