@@ -801,17 +801,46 @@ static bool abi_hchacha_ok;
 /* seconds for all the calls of one entry (qemu-user included) */
 #define ABI_TIMEOUT	30
 
+/* A state of the fixed key and IV, its counter 16 blocks before the wrap. */
+static void abi_state(u32 state[16])
+{
+	u8 key[32], iv[16];
+	u32 w[8];
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_init_state(state, w, iv);
+	state[12] = 0xfffffff0;
+}
+
+/* guard_fault() for faults and the alarm; @old keeps what it replaced */
+static void catch_faults(struct sigaction old[3])
+{
+	struct sigaction sa = { .sa_handler = guard_fault };
+
+	sigaction(SIGSEGV, &sa, &old[0]);
+	sigaction(SIGBUS, &sa, &old[1]);
+	sigaction(SIGALRM, &sa, &old[2]);
+}
+
+static void uncatch_faults(const struct sigaction old[3])
+{
+	alarm(0);
+	sigaction(SIGSEGV, &old[0], NULL);
+	sigaction(SIGBUS, &old[1], NULL);
+	sigaction(SIGALRM, &old[2], NULL);
+}
+
 static void test_abi(const struct kchacha_impl *impl)
 {
 	static const u32 junks[] = { 0xffffffff, 0xdeadbeef, 0x00000001,
 				     0x80000000 };
 	static const int rounds[] = { 20, 12, 8 };
-	struct sigaction sa = { .sa_handler = guard_fault };
-	struct sigaction old_segv, old_bus, old_alrm;
+	struct sigaction old[3];
 	size_t page = sysconf(_SC_PAGESIZE), max = 4 * 64 * impl->batch + 65;
 	size_t size = (max + page) & ~(page - 1);
-	u32 w[8], state[16], st[16], out[8], want[8];
-	u8 key[32], iv[16];
+	u32 state[16], st[16], out[8], want[8];
 	volatile bool ok = true;	/* kept across the siglongjmp() */
 	size_t len;
 	int j, r;
@@ -825,18 +854,12 @@ static void test_abi(const struct kchacha_impl *impl)
 		check(false, impl->name, "ABI: guard pages: mmap", 0);
 		return;
 	}
-	fill(key, sizeof(key));
-	fill(iv, sizeof(iv));
-	key_words(w, key);
-	kchacha_init_state(state, w, iv);
-	state[12] = 0xfffffff0;
+	abi_state(state);
 	/*
 	 * Source and destination end at a guard page: an entry that takes
 	 * junk for a length faults there, caught and named.
 	 */
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
-	sigaction(SIGALRM, &sa, &old_alrm);
+	catch_faults(old);
 	abi_len = 0;
 	abi_hchacha_ok = true;
 	if (sigsetjmp(guard_jmp, 1)) {
@@ -879,10 +902,7 @@ static void test_abi(const struct kchacha_impl *impl)
 		      "HChaCha with junk in the upper half of nrounds, in time",
 		      32);
 	}
-	alarm(0);
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGALRM, &old_alrm, NULL);
+	uncatch_faults(old);
 	munmap(s - page, size + 2 * page);
 	munmap(d - page, size + 2 * page);
 	if (!abi_hchacha_ok)
@@ -952,10 +972,8 @@ static void test_stack_align(const struct kchacha_impl *impl)
 	static u8 statebuf[128] __attribute__((__aligned__(64)));
 	static u8 outbuf[128] __attribute__((__aligned__(64)));
 	unsigned int max_k = 2 * impl->batch + 1;
-	struct sigaction sa = { .sa_handler = guard_fault };
-	struct sigaction old_segv, old_bus, old_alrm;
-	u32 w[8], state[16], want[8];
-	u8 key[32], iv[16];
+	struct sigaction old[3];
+	u32 state[16], want[8];
 	volatile bool ok = true;	/* kept across the siglongjmp() */
 	bool probe_ok = true;
 	unsigned int sp, n = 0;
@@ -977,14 +995,8 @@ static void test_stack_align(const struct kchacha_impl *impl)
 	check(probe_ok, impl->name,
 	      "stack alignment: the trampoline enters at each offset", 0);
 
-	fill(key, sizeof(key));
-	fill(iv, sizeof(iv));
-	key_words(w, key);
-	kchacha_init_state(state, w, iv);
-	state[12] = 0xfffffff0;
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
-	sigaction(SIGALRM, &sa, &old_alrm);
+	abi_state(state);
+	catch_faults(old);
 	align_len = 0;
 	if (sigsetjmp(guard_jmp, 1)) {
 		printf("%s: %s faulted or hung at " ALIGN_SP_NAME " %% 64 = %u on entry (length %u)\n",
@@ -1046,10 +1058,7 @@ static void test_stack_align(const struct kchacha_impl *impl)
 		}
 	}
 out:
-	alarm(0);
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGALRM, &old_alrm, NULL);
+	uncatch_faults(old);
 	check(ok, impl->name,
 	      "xor and HChaCha at each stack alignment the kernel may call with, state and output at any 4-byte offset",
 	      align_len);
