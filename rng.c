@@ -35,6 +35,7 @@
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -188,6 +189,7 @@ static void kchacha_rng_reseed(struct kchacha_rng *rng, const u8 *seed,
 /* Under @p's lock: @p made @rng's current state, another's dropped. */
 static void kchacha_rng_own(struct kchacha_rng *rng, struct kchacha_rng_cpu *p)
 {
+	lockdep_assert_held(&p->lock);
 	if (likely(p->id == rng->id &&
 		   p->generation == READ_ONCE(rng->generation)))
 		return;
@@ -203,6 +205,7 @@ static void kchacha_rng_own(struct kchacha_rng *rng, struct kchacha_rng_cpu *p)
 static void kchacha_rng_serve(struct kchacha_rng_cpu *p, u8 *dst,
 			      unsigned int n)
 {
+	lockdep_assert_held(&p->lock);
 	memcpy(dst, p->buf + p->pos, n);
 	memzero_explicit(p->buf + p->pos, n);
 	p->pos += n;
@@ -220,6 +223,7 @@ static unsigned long kchacha_rng_take(struct kchacha_rng *rng,
 	u8 *c = p->buf + KCHACHA_RNG_OUT;
 	unsigned long flags;
 
+	lockdep_assert_held(&p->lock);
 	if (!p->keyed) {
 		memzero_explicit(p->buf, sizeof(p->buf));
 		p->pos = KCHACHA_RNG_OUT;

@@ -51,6 +51,7 @@ unsigned long kchacha_shim_dirty_frees;
 int kchacha_shim_force_cpu = -1;
 __thread int kchacha_shim_thread_cpu = -1;
 __thread int kchacha_shim_local_cpu = -1;
+__thread spinlock_t *kchacha_shim_local_held;
 __thread int kchacha_shim_migrate_saved = -1;
 __thread int kchacha_shim_migrate_off;
 __thread unsigned long kchacha_shim_acquires, kchacha_shim_releases;
@@ -144,6 +145,20 @@ unsigned int kchacha_shim_this_cpu_slow(const char *file, int line)
 		"FAIL shim: this_cpu_ptr() in preemptible code (no local lock, nothing off) at %s:%d\n",
 		file, line);
 	printf("FAIL shim: this_cpu_ptr() in preemptible code (no local lock, nothing off) at %s:%d\n",
+	       file, line);
+	fflush(NULL);
+	abort();
+}
+
+void kchacha_shim_not_held(const char *what, const char *file, int line)
+{
+	/* both: a test may be capturing either */
+	fflush(NULL);
+	fprintf(stderr, "FAIL shim: lockdep_assert_held(%s): not this thread's lock (%s) at %s:%d\n",
+		what, kchacha_shim_local_held ? "another CPU's held" : "none held",
+		file, line);
+	printf("FAIL shim: lockdep_assert_held(%s): not this thread's lock (%s) at %s:%d\n",
+	       what, kchacha_shim_local_held ? "another CPU's held" : "none held",
 	       file, line);
 	fflush(NULL);
 	abort();

@@ -731,15 +731,109 @@ static void test_mixing(const struct kchacha_impl *impl)
 
 /* ---- the crypto API callbacks, non-deterministic ---- */
 
+/*
+ * A task moved to the other CPU before each local lock of a request in
+ * turn (the shim's hook runs before the lock is taken; this thread plays
+ * CPUs 0 and 1): each step works on the state of the CPU whose lock it
+ * holds (the shim's lockdep_assert_held() fails the test where a step
+ * keeps another CPU's pointer), and no output repeats.  Each request
+ * follows a reseed, so that it refills, a short and a long one each, with
+ * and without additional input.  After a short one (the stream of the CPU
+ * key that refilled the buffer), neither CPU's state may hold that key:
+ * no 32-byte window of either keys a block that starts as its output did.
+ */
+static unsigned int migrate_at, migrate_locks;
+
+static void migrate_hook(void)
+{
+	if (++migrate_locks == migrate_at)
+		kchacha_shim_thread_cpu ^= 1;
+}
+
+/* Does a 32-byte window of live kmalloc memory key a block starting @out? */
+static bool keeps_key_of(const uint8_t *out)
+{
+	static const uint8_t nonce[12];
+	uint8_t blk[64];
+
+	for (int r = 0; r < KCHACHA_SHIM_MAX_SLAB; r++) {
+		const uint8_t *b = kchacha_shim_slab[r].p;
+
+		for (size_t i = 0; b && i + 32 <= kchacha_shim_slab[r].size; i++) {
+			uint64_t w;
+
+			memcpy(&w, b + i, 8);
+			if (!w)
+				continue;
+			ref_block(b + i, 0, nonce, 20, blk);
+			if (!memcmp(blk, out, 16))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void test_migrate(const struct kchacha_impl *impl, struct rng_alg *alg)
+{
+	static const unsigned int lens[] = { 16, 480, 600, 70000 };
+	static uint8_t out[4 * 8 * 2 * 70000];
+	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
+	int saved = kchacha_shim_thread_cpu;
+	unsigned int at, i, add, maxlocks = 0;
+	bool kept = false;
+	size_t used = 0;
+
+	check(tfm != NULL, impl->name, "tfm allocation (migrations)");
+	if (!tfm)
+		return;
+	for (i = 0; i < 4; i++)
+		for (add = 0; add < 2; add++)
+			for (at = 1; at <= 8; at++) {
+				kchacha_shim_thread_cpu = 0;
+				crypto_rng_reset(tfm, pattern, 32);
+				migrate_locks = 0;
+				migrate_at = at;
+				__atomic_store_n(&kchacha_shim_local_lock_hook,
+						 migrate_hook, __ATOMIC_RELEASE);
+				crypto_rng_generate(tfm, pattern, add * 10,
+						    out + used, lens[i]);
+				__atomic_store_n(&kchacha_shim_local_lock_hook,
+						 NULL, __ATOMIC_RELEASE);
+				if (migrate_locks > maxlocks)
+					maxlocks = migrate_locks;
+				if (!add && lens[i] <= OUT)
+					kept |= keeps_key_of(out + used);
+				used += lens[i];
+			}
+	kchacha_shim_thread_cpu = saved;
+	crypto_free_rng(tfm);
+	/* the 8 points covered every lock of the short requests */
+	check(maxlocks >= 3 && !dup_blocks(out, used), impl->name,
+	      "requests moved to another CPU at each local lock: each on its lock's CPU state, no block twice");
+	check(!kept, impl->name,
+	      "requests moved to another CPU during a refill: no CPU's state keeps the key of what it served");
+}
+
 static void test_api(const struct kchacha_impl *impl, struct rng_alg *alg)
 {
-	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg), *tfm2;
+	struct crypto_rng *tfm, *tfm2;
 	static uint8_t big[1 << 20];
 	uint8_t a[64], b[64];
 	unsigned long calls;
 	bool ok = true;
 
-	check(tfm != NULL, impl->name, "tfm allocation");
+	/*
+	 * No instance yet: the first allocates the shared CPU states.  Where
+	 * that fails, it fails alone, and the next one allocates them.
+	 */
+	kchacha_shim_kmalloc_fail = true;
+	tfm = kchacha_shim_alloc_rng(alg);
+	kchacha_shim_kmalloc_fail = false;
+	check(!tfm, impl->name,
+	      "the first instance fails where its CPU states cannot be allocated");
+	tfm = kchacha_shim_alloc_rng(alg);
+	check(tfm != NULL, impl->name,
+	      "tfm allocation (the next instance allocates the CPU states)");
 	if (!tfm)
 		return;
 	check(!strcmp(alg->base.cra_name, "stdrng") &&
@@ -1023,6 +1117,7 @@ int main(int argc, char **argv)
 		test_fixed(impl);
 		test_mixing(impl);
 		test_api(impl, alg);
+		test_migrate(impl, alg);
 		test_issue27(impl, alg);
 		test_race(impl, alg);
 		test_threads(impl, alg, false);

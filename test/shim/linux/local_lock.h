@@ -21,6 +21,9 @@ typedef struct {
 
 extern void (*kchacha_shim_local_lock_hook)(void);
 
+/* the CPU lock this thread holds, for lockdep_assert_held() */
+extern __thread spinlock_t *kchacha_shim_local_held;
+
 #define local_lock_init(lock)	spin_lock_init(&(lock)->l)
 
 #define local_lock_irqsave(lock, flags)					\
@@ -37,6 +40,8 @@ extern void (*kchacha_shim_local_lock_hook)(void);
 		(flags) = kchacha_cpu__;				\
 		kchacha_shim_spin_lock(&per_cpu_ptr(lock, kchacha_cpu__)->l); \
 		kchacha_shim_local_cpu = kchacha_cpu__;			\
+		kchacha_shim_local_held =				\
+			&per_cpu_ptr(lock, kchacha_cpu__)->l;		\
 		kchacha_shim_irqs_off++;				\
 	} while (0)
 
@@ -46,6 +51,7 @@ extern void (*kchacha_shim_local_lock_hook)(void);
 			abort();					\
 		kchacha_shim_irqs_off--;				\
 		kchacha_shim_local_cpu = -1;				\
+		kchacha_shim_local_held = NULL;				\
 		kchacha_shim_spin_unlock(&per_cpu_ptr(lock, (flags))->l); \
 	} while (0)
 #endif
