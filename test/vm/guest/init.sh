@@ -12,23 +12,40 @@
 # test/vm/run requires one or the other for every section of its list, and
 # a section that ran must have counted a check or a SKIP.  Each section
 # that ran ends with "KCTIME section <id>: <n>s", its time in the guest.
+#
+# kc.sections=ID,ID... runs only those sections of the suite (each other
+# one is a SKIP, "not chosen"), loading kchacha where a chosen section
+# needs it loaded.  The mutation boots (kc.mode=mutants: mutants.sh) run
+# this script again as a child of PID 1 for each mutant: KC_CHILD=1, the
+# sections in KC_SECTIONS, the suite in KC_SUITE; a child sets nothing up
+# that PID 1 set up, and exits where PID 1 powers off.
 
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-# AF_ALG keeps a socket's scatterlists within optmem_max: room for 1 MiB
-echo 4194304 > /proc/sys/net/core/optmem_max
-echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
+child=${KC_CHILD:-}
+if [ -z "$child" ]; then
+	/bin/busybox --install -s /bin
+	export PATH=/bin
+	mount -t proc proc /proc
+	mount -t sysfs sys /sys
+	mount -t devtmpfs dev /dev
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	# AF_ALG keeps a socket's scatterlists within optmem_max: room for 1 MiB
+	echo 4194304 > /proc/sys/net/core/optmem_max
+	echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
+fi
 
 pass=0
 fail=0
 nskip=0
 skipped=
 ok() { pass=$((pass + 1)); echo "PASS $*"; }
-no() { fail=$((fail + 1)); echo "FAIL $*"; }
+no() { fail=$((fail + 1)); echo "FAIL $*"; stop_early; }
+# a mutant's run (KC_FAIL_FAST=1, test/vm/guest/mutants.sh) ends at its
+# first failure, with its summary
+stop_early() {
+	[ -n "${KC_FAIL_FAST:-}" ] && [ "$fail" -gt 0 ] || return 0
+	summary
+	exit 1
+}
 # a check that cannot run here: counted and named in the summary
 skip() { nskip=$((nskip + 1)); skipped="$skipped [$*]"; echo "SKIP $*"; }
 # section ID TITLE: the checks that follow are section ID's
@@ -58,6 +75,35 @@ summary() {
 	[ -z "$sections" ] || echo "KCSECTIONS:$sections"
 	echo "KCTEST: $pass passed, $fail failed, $nskip skipped${skipped:+:$skipped}"
 }
+# the end of a run: PID 1 powers the guest off, a child returns to it
+finish() {
+	[ -z "$child" ] || exit 0
+	poweroff -f
+}
+# the sections chosen (kc.sections, or KC_SECTIONS in a child): all when
+# empty
+if [ -n "$child" ]; then
+	chosen=${KC_SECTIONS:-}
+else
+	chosen=$(sed -n 's/.* kc\.sections=\([^ ]*\).*/\1/p' /proc/cmdline | tr ',' ' ')
+fi
+# picked ID: section ID is chosen; where it is not, a SKIP says so
+picked() {
+	case " ${chosen:-$1} " in
+	*" $1 "*) return 0 ;;
+	esac
+	skip_section "$1 not chosen (kc.sections=$(echo $chosen | tr ' ' ,))"
+	return 1
+}
+# kc_needed ID: section ID runs with kchacha loaded.  In the whole suite
+# the sections before it left it so; where sections are chosen, it is
+# loaded here if it is not.
+kc_needed() {
+	lsmod | grep -q '^kchacha ' && return 0
+	[ -n "$chosen" ] && check insmod /kchacha.ko && return 0
+	no "section $1 starts with kchacha loaded"
+	return 1
+}
 check() { if "$@" >/dev/null 2>&1; then ok "$*"; else no "$*"; fi; }
 # Run a test program and count its PASS/FAIL lines.
 run() {
@@ -69,6 +115,7 @@ run() {
 	pass=$((pass + p))
 	fail=$((fail + f))
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then no "$* exited $rc"; fi
+	stop_early
 }
 klog_clear() { dmesg -c >> /tmp/klog; }
 # "priority selftest" of a driver in /proc/crypto
@@ -166,10 +213,17 @@ rmmod() { kc_settle; /bin/rmmod "$@"; }
 expect=$(sed -n 's/.* kc\.expect=\([^ ]*\).*/\1/p' /proc/cmdline)
 impls=$(echo "$expect" | tr ',' '\n' | cut -d: -f1)
 top=$(echo "$impls" | tail -n 1)
-# for kctest proc: each implementation with its rng's priority too,
-# 150 + its rank (its place in kc.expect), kept when an entry is left out
+# for kctest proc: each implementation with its rng's priority too, where
+# kc.expect does not give it (impl:prio:rngprio) 150 + its rank (its place
+# in kc.expect), kept when an entry is left out.  (kchacha ranks the rngs
+# by the implementations of its table ranked below, registered or not:
+# on a CPU that the table's other order applies to but that lacks
+# AVX-512, avx2's rng counts the avx512 ranked below it.)
 kcspec=$(echo "$expect" | tr ',' '\n' |
-	awk 'NF { printf "%s%s:%d", (NR > 1 ? "," : ""), $0, 149 + NR }')
+	awk -F: 'NF { printf "%s%s", (NR > 1 ? "," : ""), $0
+		if (NF < 3) printf ":%d", 149 + NR }')
+# rng_prio IMPL: the priority IMPL's rng must have
+rng_prio() { echo "$kcspec" | tr ',' '\n' | awk -F: -v i="$1" '$1 == i { print $3 }'; }
 echo "kctest: $(uname -r), expecting $expect"
 # the debug kernel of `make check-debug`: the extra checks of debug.sh
 debug=
@@ -186,12 +240,16 @@ load_intree() {
 # rngs and kchacha's drivers by name, so it runs with the restriction
 # lifted; where the kernel has the sysctl, its default is kept in
 # $af_alg_default for the checks of the default.
-modprobe af_alg 2>/dev/null
-af_alg_default=
-if [ -e /proc/sys/crypto/af_alg_restrict ]; then
-	af_alg_default=$(cat /proc/sys/crypto/af_alg_restrict)
-	echo 0 > /proc/sys/crypto/af_alg_restrict
-	echo "kctest: /proc/sys/crypto/af_alg_restrict was $af_alg_default, set to 0"
+# (A child has PID 1's $af_alg_default in its environment.)
+if [ -z "$child" ]; then
+	modprobe af_alg 2>/dev/null
+	af_alg_default=
+	if [ -e /proc/sys/crypto/af_alg_restrict ]; then
+		af_alg_default=$(cat /proc/sys/crypto/af_alg_restrict)
+		echo 0 > /proc/sys/crypto/af_alg_restrict
+		echo "kctest: /proc/sys/crypto/af_alg_restrict was $af_alg_default, set to 0"
+	fi
+	export af_alg_default
 fi
 
 if grep -q ' kc.mode=demo' /proc/cmdline; then
@@ -217,6 +275,13 @@ fi
 # the rng boot of test/vm/rngboot: a late kernel RNG, then a VM clone
 if grep -q ' kc.mode=rng' /proc/cmdline; then
 	. /rngboot.sh
+	poweroff -f
+fi
+
+# the mutation boots (test/vm/mutants): this suite again, as a child, for
+# each mutant packed
+if [ -z "$child" ] && grep -q ' kc.mode=mutants' /proc/cmdline; then
+	. /mutants.sh
 	poweroff -f
 fi
 
@@ -246,7 +311,7 @@ if [ -n "$only" ]; then
 	esac
 	clean_log
 	summary
-	poweroff -f
+	finish
 fi
 
 # kc.suite=short, the extra kernels' suite (test/kernels): registration
@@ -258,7 +323,11 @@ fi
 # (5) and fault-injection (6, 7, 7b) tests, nor dm-crypt (8b): each of
 # those is a SKIP line
 short=
-grep -q ' kc.suite=short' /proc/cmdline && short=1
+if [ -n "$child" ]; then
+	[ "${KC_SUITE:-}" != short ] || short=1
+else
+	grep -q ' kc.suite=short' /proc/cmdline && short=1
+fi
 # the differential tests' lengths: all of them, or fewer (kctest quick)
 # in the short suite and on the debug kernel, where the MiB sizes add
 # only time (KASAN checks the same paths on 4095..4097 and 65549 bytes)
@@ -268,7 +337,9 @@ difftest=diff
 # 0. autoload: kchacha sits in /lib/modules/$(uname -r)/updates, depmod'ed;
 #    binding an AF_ALG socket to a driver or an algorithm name loads it
 echo /bin/modprobe > /proc/sys/kernel/modprobe
-if [ -n "$short" ]; then
+if ! picked 0; then
+	:
+elif [ -n "$short" ]; then
 	skip_section "0 autoload by AF_ALG bind: not in the short suite"
 else
 section 0 autoload by AF_ALG bind
@@ -300,7 +371,8 @@ fi
 rmmod kchacha 2>/dev/null
 fi
 
-section 1 load, /proc/crypto, differential and bad-input tests
+# the in-tree modules, and the in-tree drivers the differential tests
+# compare with, whatever sections run
 load_intree
 # the in-tree drivers the differential tests compare with
 for alg in chacha20 xchacha20 xchacha12; do
@@ -314,8 +386,22 @@ for alg in chacha20 xchacha20 xchacha12; do
 	esac
 done
 
+# the fault-injection parameters: required in a test build (kc.hooks=1:
+# test/vm/run checked the module's modinfo), absent from the module users
+# build (kc.hooks=0)
+hooks=$(sed -n 's/.* kc\.hooks=\([01]\).*/\1/p' /proc/cmdline)
+# parameter "value": /sys/module/kchacha/parameters/<p> reads it
+param_is() {
+	f=/sys/module/kchacha/parameters/$1
+	got=$(cat $f 2>/dev/null) || got="(unreadable)"
+	[ "$got" = "$2" ] && ok "$f reads '$2'" ||
+		no "$f reads '$2' (got '$got')"
+}
+
 # 1. load, /proc/crypto, differential and bad-input tests of every driver
 #    (kctest quick, fewer lengths, in the short suite and the debug one)
+if picked 1; then
+section 1 load, /proc/crypto, differential and bad-input tests
 check insmod /kchacha.ko
 run kctest proc "$kcspec"
 # 32-bit ARM: the default chacha20 on this core, as /proc/crypto ranks it.
@@ -355,25 +441,21 @@ if [ "$(uname -m)" = armv7l ] && echo "$impls" | grep -qx neon; then
 	esac
 	[ -z "$armmod" ] || rmmod $armmod || no "rmmod $armmod"
 fi
-ndrivers=$(grep -c '^driver *: .*-kchacha-' /proc/crypto)
-# parameter "value": /sys/module/kchacha/parameters/<p> reads it
-param_is() {
-	f=/sys/module/kchacha/parameters/$1
-	got=$(cat $f 2>/dev/null) || got="(unreadable)"
-	[ "$got" = "$2" ] && ok "$f reads '$2'" ||
-		no "$f reads '$2' (got '$got')"
-}
 param_is max_isa "(null)"
 param_is rng_prefer N
-# x86 only: which AVX-512 drivers rank first (test/bochs/run tests it)
+# x86 only: which AVX-512 drivers rank first (test/bochs/run tests it
+# where AVX-512 runs).  It is resolved by the CPU model whether the CPU
+# has AVX-512 or not: where the host knows the kernel's answer for the
+# model (kc.ymm=, test/vm/run's YMM), it must be that.
 if [ "$(uname -m)" = x86_64 ]; then
 	f=/sys/module/kchacha/parameters/prefer_ymm
-	[ -r $f ] && ok "$f reads '$(cat $f)'" || no "$f readable"
+	ymm=$(sed -n 's/.* kc\.ymm=\([01]\).*/\1/p' /proc/cmdline)
+	if [ -n "$ymm" ]; then
+		param_is prefer_ymm "$ymm"
+	else
+		[ -r $f ] && ok "$f reads '$(cat $f)'" || no "$f readable"
+	fi
 fi
-# the fault-injection parameters: required in a test build (kc.hooks=1:
-# test/vm/run checked the module's modinfo), absent from the module users
-# build (kc.hooks=0)
-hooks=$(sed -n 's/.* kc\.hooks=\([01]\).*/\1/p' /proc/cmdline)
 for p in selftest_fail fail_register; do
 	f=/sys/module/kchacha/parameters/$p
 	if [ "$hooks" = 1 ]; then
@@ -392,6 +474,7 @@ for impl in $impls; do
 		run kctest bad $alg-kchacha-$impl $ref
 	done
 done
+fi
 
 # 1a. the SIMD drivers run SIMD: the function tracer counts the kernel's
 #     SIMD entry (kernel_fpu_begin_mask() or kernel_neon_begin(), whichever
@@ -402,10 +485,13 @@ simd_entry=
 for f in kernel_fpu_begin_mask kernel_neon_begin; do
 	grep -q "^$f\$" $T/available_filter_functions 2>/dev/null && simd_entry=$f
 done
-if [ "$top" = generic ]; then
+if ! picked 1a; then
+	:
+elif [ "$top" = generic ]; then
 	skip_section "1a SIMD sections counted: only the C core here"
 elif [ -n "$simd_entry" ] && grep -qw function $T/available_tracers; then
 	section 1a the SIMD drivers enter SIMD
+	kc_needed 1a
 	for impl in $impls; do
 		[ "$impl" = generic ] && continue
 		echo "$simd_entry" > $T/set_ftrace_filter
@@ -430,37 +516,43 @@ fi
 
 # 1b. the rngs: one per implementation, tested, ranked 150 + level: below
 #     the kernel's DRBG unless rng_prefer=1 puts them at 300 + level
+if picked 1b; then
 section 1b the rngs
-level=0
+kc_needed 1b
 for impl in $impls; do
 	d=chacha20rng-kchacha-$impl
 	got=$(proc_of $d)
-	[ "$got" = "$((150 + level)) passed" ] &&
-		ok "/proc/crypto: $d priority $((150 + level)), selftest passed" ||
-		no "/proc/crypto: $d priority $((150 + level)), selftest passed (got: $got)"
+	[ "$got" = "$(rng_prio "$impl") passed" ] &&
+		ok "/proc/crypto: $d priority $(rng_prio "$impl"), selftest passed" ||
+		no "/proc/crypto: $d priority $(rng_prio "$impl"), selftest passed (got: $got)"
 	run rngtest $d
 	kcapi-rng -n $d -b 4096 > /tmp/r1 && kcapi-rng -n $d -b 4096 > /tmp/r2
 	[ "$(wc -c < /tmp/r1)" = 4096 ] && ! cmp -s /tmp/r1 /tmp/r2 &&
 		ok "kcapi-rng -n $d: 4096 bytes, a second call differs" ||
 		no "kcapi-rng -n $d: 4096 bytes, a second call differs"
-	level=$((level + 1))
 done
+fi
 # 1c. memory: 1,000 rng sockets, each read on one CPU, within the bound
 #     (not on the debug kernel, whose KASAN redzones and lockdep maps
 #     change every object's size)
-if [ -n "$debug" ]; then
+if ! picked 1c; then
+	:
+elif [ -n "$debug" ]; then
 	skip_section "1c rng memory: KASAN and lockdep change every object's size"
 elif [ -n "$short" ]; then
 	skip_section "1c rng memory: not in the short suite"
 else
 	section 1c rng memory
+	kc_needed 1c
 	run rngvm mem chacha20rng-kchacha-$top 1000 $ref_chacha20
 fi
 # 1d. the default stdrng, crypto_alloc_rng("stdrng"): the kernel's DRBG
 #     where it has one (modules.order or modules.builtin list drbg.ko),
 #     kchacha's best only with rng_prefer=1; where it has no DRBG, and no
 #     other stdrng, kchacha's best with or without rng_prefer
+if picked 1d; then
 section 1d the default stdrng
+kc_needed 1d
 kdir=/lib/modules/$(uname -r)
 others=$(other_stdrngs)
 if grep -qs '/drbg\.ko$' $kdir/modules.order $kdir/modules.builtin; then
@@ -506,26 +598,32 @@ if insmod /kchacha.ko rng_prefer=1; then
 	param_is rng_prefer Y
 	default=$(stdrng_got)
 	[ "$default" = chacha20rng-kchacha-$top ] &&
-	[ "$(proc_of $default)" = "$((300 + level - 1)) passed" ] &&
-		ok "rng_prefer=1: crypto_alloc_rng(\"stdrng\") gives $default, priority $((300 + level - 1))" ||
+	[ "$(proc_of $default)" = "$(($(rng_prio "$top") + 150)) passed" ] &&
+		ok "rng_prefer=1: crypto_alloc_rng(\"stdrng\") gives $default, priority $(($(rng_prio "$top") + 150))" ||
 		no "rng_prefer=1: crypto_alloc_rng(\"stdrng\") gives chacha20rng-kchacha-$top (got '$default' $(proc_of "$default"))"
 	rmmod kchacha
 else
 	no "insmod rng_prefer=1"
 fi
 check insmod /kchacha.ko
+fi
 
 # 1e. the caller's vector registers, filled with a pattern, unchanged
 #     after every syscall of AF_ALG requests of 1-64 and 65-4096 bytes and
 #     of rng reads, on every implementation (test/vm/guest/vregs.c)
+if picked 1e; then
 section 1e vector registers across requests
+kc_needed 1e
 for impl in $impls; do
 	run vregs chacha20-kchacha-$impl xchacha20-kchacha-$impl \
 		xchacha12-kchacha-$impl chacha20rng-kchacha-$impl
 done
+fi
 
 # 2. kcapi-enc against `openssl enc -chacha20` computed on the host
+if picked 2; then
 section 2 kcapi-enc against openssl enc -chacha20
+kc_needed 2
 iv=$(cat /data/iv.hex)
 for impl in $impls; do
 	rm -f /tmp/ct
@@ -539,16 +637,22 @@ for impl in $impls; do
 		no "kcapi-enc chacha20-kchacha-$impl differs from openssl enc -chacha20"
 	fi
 done
+fi
 
 # 2b. AF_ALG's restriction (7.3 on) and Adiantum for an unprivileged user
-section 2b AF_ALG restriction, Adiantum for an unprivileged user
-. /afalg.sh
+if picked 2b; then
+	section 2b AF_ALG restriction, Adiantum for an unprivileged user
+	kc_needed 2b
+	. /afalg.sh
+fi
 
-if [ -n "$short" ]; then
+if ! picked 3; then
+	:
+elif [ -n "$short" ]; then
 	skip_section "3 tcrypt mode=214: not in the short suite"
-	skip_section "4 rmmod refused while bound: not in the short suite"
 else
 section 3 tcrypt mode=214
+kc_needed 3
 # 3. tcrypt's chacha20 speed test picks the highest-priority driver:
 #    kchacha's best, unless an in-tree one ranks above it (chacha20-lib,
 #    300, above kchacha's generic 110 on 7.x)
@@ -567,9 +671,16 @@ else
 	dmesg | tail -n 20
 	no "tcrypt mode=214 on $want"
 fi
+fi
 
 # 4. rmmod refused while a socket is bound, allowed after it closes
+if ! picked 4; then
+	:
+elif [ -n "$short" ]; then
+	skip_section "4 rmmod refused while bound: not in the short suite"
+else
 section 4 rmmod refused while bound
+kc_needed 4
 for holder in "kctest hold chacha20-kchacha-$top" \
 	      "rngtest hold chacha20rng-kchacha-$top"; do
 	# a fresh file: the previous holder's "bound" line must not count
@@ -598,15 +709,19 @@ for holder in "kctest hold chacha20-kchacha-$top" \
 	wait $pid 2>/dev/null
 done
 fi
-check rmmod kchacha
-if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
+# the sections from here on load kchacha themselves: the whole suite has
+# it loaded here, chosen sections may not
+if [ -z "$chosen" ] || lsmod | grep -q '^kchacha '; then
+	check rmmod kchacha
+	if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
+fi
 
-if [ -n "$short" ]; then
-	skip_section "5 max_isa: not in the short suite"
-	skip_section "6 failing self-tests: not in the short suite"
-	skip_section "7 failing registrations: not in the short suite"
-else
 # 5. max_isa caps the set; an unknown value fails the load
+if ! picked 5; then
+	:
+elif [ -n "$short" ]; then
+	skip_section "5 max_isa: not in the short suite"
+else
 section 5 max_isa
 set -- $(echo "$kcspec" | tr ',' ' ')
 prefix=
@@ -631,31 +746,35 @@ else
 	no "max_isa=bogus refused with a message"
 fi
 kc_loaded && no "nothing registered after a refused load"
+fi
 
 # 6. a failing self-test: that implementation alone is missing; generic
 #    failing fails the load (test builds only: KCHACHA_TEST).
 #    selftest_fail runs the self-test on a copy of the implementation with
 #    one keystream byte wrong: the line must be the self-test's own.
-if [ "$hooks" != 1 ]; then
+if ! picked 6; then
+	:
+elif [ -n "$short" ]; then
+	skip_section "6 failing self-tests: not in the short suite"
+elif [ "$hooks" != 1 ]; then
 	skip_section "6 failing self-tests: the module users build has no selftest_fail"
-elif [ "$top" = generic ]; then
-	section 6 failing self-tests
-	skip "6 a failing SIMD self-test: only the C core here"
 else
 	section 6 failing self-tests
-	klog_clear
-	if insmod /kchacha.ko selftest_fail=$top; then
-		below=$(echo "$kcspec" | tr ',' '\n' | grep -v "^$top:" | paste -sd, -)
-		run kctest proc "$below"
-		dmesg | grep -q "kchacha: $top: self-test failed: RFC 8439 2.4.2" &&
-			ok "dmesg: the self-test of $top failed, naming the case: $(dmesg | grep "kchacha: $top: self-test failed")" ||
-			no "dmesg: the self-test of $top failed, naming the case (RFC 8439 2.4.2)"
-		rmmod kchacha
+	if [ "$top" = generic ]; then
+		skip "6 a failing SIMD self-test: only the C core here"
 	else
-		no "insmod selftest_fail=$top"
+		klog_clear
+		if insmod /kchacha.ko selftest_fail=$top; then
+			below=$(echo "$kcspec" | tr ',' '\n' | grep -v "^$top:" | paste -sd, -)
+			run kctest proc "$below"
+			dmesg | grep -q "kchacha: $top: self-test failed: RFC 8439 2.4.2" &&
+				ok "dmesg: the self-test of $top failed, naming the case: $(dmesg | grep "kchacha: $top: self-test failed")" ||
+				no "dmesg: the self-test of $top failed, naming the case (RFC 8439 2.4.2)"
+			rmmod kchacha
+		else
+			no "insmod selftest_fail=$top"
+		fi
 	fi
-fi
-if [ "$hooks" = 1 ]; then
 	klog_clear
 	if insmod /kchacha.ko selftest_fail=generic 2>/dev/null; then
 		no "generic self-test failure fails the load"
@@ -673,13 +792,16 @@ fi
 #    fails and nothing is left; of a SIMD driver, that implementation is
 #    left out with one kernel-log line and the module loads with the rest
 #    (drivers register four per implementation, in the order of kc.expect)
-if [ "$hooks" = 1 ]; then
-	section 7 failing registrations
-else
+if ! picked 7; then
+	:
+elif [ -n "$short" ]; then
+	skip_section "7 failing registrations: not in the short suite"
+elif [ "$hooks" != 1 ]; then
 	skip_section "7 failing registrations: the module users build has no fail_register"
-fi
+else
+section 7 failing registrations
+ndrivers=$((4 * $(echo "$impls" | grep -c .)))
 for i in $(seq 1 "$ndrivers"); do
-	[ "$hooks" = 1 ] || break
 	klog_clear
 	if [ "$i" -le 4 ]; then
 		if insmod /kchacha.ko fail_register=$i 2>/dev/null; then
@@ -704,12 +826,13 @@ for i in $(seq 1 "$ndrivers"); do
 		no "fail_register=$i (a $impl driver) leaves the module loaded"
 	fi
 done
-
 fi
 
 # 7b. a failing registration while a task binds that implementation's
 #     driver (test/vm/guest/regrace.sh)
-if [ "$hooks" != 1 ]; then
+if ! picked 7b; then
+	:
+elif [ "$hooks" != 1 ]; then
 	skip_section "7b a failing registration while its driver is bound: the module users build has no fail_register"
 elif [ "$(echo "$impls" | wc -l)" -gt 1 ]; then
 	section 7b a failing registration while its driver is bound
@@ -723,7 +846,9 @@ fi
 #     the load: the load waits a bounded time, then succeeds with the held
 #     drivers unreachable until rmmod; SIGKILL ends the wait at once
 #     (test/vm/guest/regrace.sh: retire_held)
-if [ "$hooks" != 1 ]; then
+if ! picked 7c; then
+	:
+elif [ "$hooks" != 1 ]; then
 	skip_section "7c a failing C core registration while its driver stays bound: the module users build has no fail_register"
 else
 	section 7c a failing C core registration while its driver stays bound
@@ -735,10 +860,13 @@ fi
 # 8. load/unload cycles; on the debug kernel, debug.sh's (D5: as many,
 #    after its own checks, without the extra self-tests that each load
 #    would run here again)
-section 8 load/unload cycles
-if [ -n "$debug" ]; then
+if ! picked 8; then
+	:
+elif [ -n "$debug" ]; then
+	section 8 load/unload cycles
 	debug_end
 else
+	section 8 load/unload cycles
 	cycles=0
 	for i in $(seq 1 20); do
 		insmod /kchacha.ko && rmmod kchacha && cycles=$((cycles + 1))
@@ -748,7 +876,9 @@ fi
 
 # 8b. Adiantum dm-crypt on kchacha's XChaCha12, read back by the in-tree
 # drivers (test/vm/guest/dmcrypt.c), where the host packed the modules
-if [ -z "$short" ] && [ -s /modules/dm ]; then
+if ! picked 8b; then
+	:
+elif [ -z "$short" ] && [ -s /modules/dm ]; then
 	section 8b dm-crypt
 	dm_ok=1
 	for m in $(cat /modules/dm); do
@@ -774,8 +904,10 @@ else
 fi
 
 # 9. a clean log
-section 9 a clean kernel log
-clean_log
+if picked 9; then
+	section 9 a clean kernel log
+	clean_log
+fi
 
 summary
-poweroff -f
+finish
