@@ -26,6 +26,50 @@ extern __thread spinlock_t *kchacha_shim_local_held;
 
 #define local_lock_init(lock)	spin_lock_init(&(lock)->l)
 
+#ifdef KCHACHA_SHIM_BENCH_LOCK
+/*
+ * make bench's rng (test/bench/Makefile): the kernel's local lock outside
+ * PREEMPT_RT, which disables interrupts on this CPU and shares nothing:
+ * the flags read as local_irq_save() reads them (pushf on x86; cli and sti
+ * are not for user space), no atomic, no hook.  For one thread only: the
+ * bench's, pinned to one CPU.  The tests take the real lock below.
+ */
+static inline unsigned long kchacha_shim_irq_save(void)
+{
+	unsigned long f = 0;
+
+#ifdef __x86_64__
+	__asm__ volatile("pushfq; popq %0" : "=r"(f) : : "memory");
+#else
+	__asm__ volatile("" : : : "memory");
+#endif
+	return f;
+}
+
+#define local_lock_irqsave(lock, flags)					\
+	do {								\
+		unsigned int kchacha_cpu__ = kchacha_shim_cpu();	\
+									\
+		if (kchacha_shim_local_cpu >= 0)			\
+			abort();	/* never nested */		\
+		(void)kchacha_shim_irq_save();				\
+		(flags) = kchacha_cpu__;				\
+		kchacha_shim_local_cpu = kchacha_cpu__;			\
+		kchacha_shim_local_held =				\
+			&per_cpu_ptr(lock, kchacha_cpu__)->l;		\
+		kchacha_shim_irqs_off++;				\
+	} while (0)
+
+#define local_unlock_irqrestore(lock, flags)				\
+	do {								\
+		if (kchacha_shim_local_cpu != (int)(flags))		\
+			abort();					\
+		kchacha_shim_irqs_off--;				\
+		kchacha_shim_local_cpu = -1;				\
+		kchacha_shim_local_held = NULL;				\
+		__asm__ volatile("" : : : "memory");			\
+	} while (0)
+#else
 #define local_lock_irqsave(lock, flags)					\
 	do {								\
 		void (*kchacha_hook__)(void) = __atomic_load_n(	\
@@ -54,4 +98,5 @@ extern __thread spinlock_t *kchacha_shim_local_held;
 		kchacha_shim_local_held = NULL;				\
 		kchacha_shim_spin_unlock(&per_cpu_ptr(lock, (flags))->l); \
 	} while (0)
+#endif
 #endif
