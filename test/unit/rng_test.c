@@ -777,15 +777,23 @@ static void test_migrate(const struct kchacha_impl *impl, struct rng_alg *alg)
 {
 	static const unsigned int lens[] = { 16, 480, 600, 70000 };
 	static uint8_t out[4 * 8 * 2 * 70000];
-	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
+	unsigned int ncpus = kchacha_shim_ncpus;
 	int saved = kchacha_shim_thread_cpu;
 	unsigned int at, i, add, maxlocks = 0;
+	struct crypto_rng *tfm;
 	bool kept = false;
 	size_t used = 0;
 
+	/* CPUs 0 and 1 whatever this machine has (the CPU states are made
+	 * with the first instance, this one) */
+	if (ncpus < 2)
+		kchacha_shim_ncpus = 2;
+	tfm = kchacha_shim_alloc_rng(alg);
 	check(tfm != NULL, impl->name, "tfm allocation (migrations)");
-	if (!tfm)
+	if (!tfm) {
+		kchacha_shim_ncpus = ncpus;
 		return;
+	}
 	for (i = 0; i < 4; i++)
 		for (add = 0; add < 2; add++)
 			for (at = 1; at <= 8; at++) {
@@ -807,6 +815,7 @@ static void test_migrate(const struct kchacha_impl *impl, struct rng_alg *alg)
 			}
 	kchacha_shim_thread_cpu = saved;
 	crypto_free_rng(tfm);
+	kchacha_shim_ncpus = ncpus;
 	/* the 8 points covered every lock of the short requests */
 	check(maxlocks >= 3 && !dup_blocks(out, used), impl->name,
 	      "requests moved to another CPU at each local lock: each on its lock's CPU state, no block twice");
