@@ -34,55 +34,51 @@ extern __thread spinlock_t *kchacha_shim_local_held;
  * are not for user space), no atomic, no hook.  For one thread only: the
  * bench's, pinned to one CPU.  The tests take the real lock below.
  */
-static inline unsigned long kchacha_shim_irq_save(void)
+static inline void kchacha_shim_local_acquire(spinlock_t *l)
 {
-	unsigned long f = 0;
+	unsigned long f;
 
+	(void)l;
 #ifdef __x86_64__
 	__asm__ volatile("pushfq; popq %0" : "=r"(f) : : "memory");
 #else
+	f = 0;
 	__asm__ volatile("" : : : "memory");
 #endif
-	return f;
+	(void)f;
 }
 
-#define local_lock_irqsave(lock, flags)					\
-	do {								\
-		unsigned int kchacha_cpu__ = kchacha_shim_cpu();	\
-									\
-		if (kchacha_shim_local_cpu >= 0)			\
-			abort();	/* never nested */		\
-		(void)kchacha_shim_irq_save();				\
-		(flags) = kchacha_cpu__;				\
-		kchacha_shim_local_cpu = kchacha_cpu__;			\
-		kchacha_shim_local_held =				\
-			&per_cpu_ptr(lock, kchacha_cpu__)->l;		\
-		kchacha_shim_irqs_off++;				\
-	} while (0)
+static inline void kchacha_shim_local_release(spinlock_t *l)
+{
+	(void)l;
+	__asm__ volatile("" : : : "memory");
+}
 
-#define local_unlock_irqrestore(lock, flags)				\
-	do {								\
-		if (kchacha_shim_local_cpu != (int)(flags))		\
-			abort();					\
-		kchacha_shim_irqs_off--;				\
-		kchacha_shim_local_cpu = -1;				\
-		kchacha_shim_local_held = NULL;				\
-		__asm__ volatile("" : : : "memory");			\
-	} while (0)
+#define kchacha_shim_local_hook()	do { } while (0)
 #else
-#define local_lock_irqsave(lock, flags)					\
+#define kchacha_shim_local_acquire(l)	kchacha_shim_spin_lock(l)
+#define kchacha_shim_local_release(l)	kchacha_shim_spin_unlock(l)
+
+#define kchacha_shim_local_hook()					\
 	do {								\
 		void (*kchacha_hook__)(void) = __atomic_load_n(	\
 			&kchacha_shim_local_lock_hook, __ATOMIC_ACQUIRE); \
-		unsigned int kchacha_cpu__;				\
 									\
 		if (kchacha_hook__)					\
 			kchacha_hook__();				\
+	} while (0)
+#endif
+
+#define local_lock_irqsave(lock, flags)					\
+	do {								\
+		unsigned int kchacha_cpu__;				\
+									\
+		kchacha_shim_local_hook();				\
 		kchacha_cpu__ = kchacha_shim_cpu();			\
 		if (kchacha_shim_local_cpu >= 0)			\
 			abort();	/* never nested */		\
 		(flags) = kchacha_cpu__;				\
-		kchacha_shim_spin_lock(&per_cpu_ptr(lock, kchacha_cpu__)->l); \
+		kchacha_shim_local_acquire(&per_cpu_ptr(lock, kchacha_cpu__)->l); \
 		kchacha_shim_local_cpu = kchacha_cpu__;			\
 		kchacha_shim_local_held =				\
 			&per_cpu_ptr(lock, kchacha_cpu__)->l;		\
@@ -96,7 +92,6 @@ static inline unsigned long kchacha_shim_irq_save(void)
 		kchacha_shim_irqs_off--;				\
 		kchacha_shim_local_cpu = -1;				\
 		kchacha_shim_local_held = NULL;				\
-		kchacha_shim_spin_unlock(&per_cpu_ptr(lock, (flags))->l); \
+		kchacha_shim_local_release(&per_cpu_ptr(lock, (flags))->l); \
 	} while (0)
-#endif
 #endif
