@@ -14,6 +14,9 @@
  * kchacha_avx512vl_xor(), whose ymm forms are the faster there.  Its own
  * forms, chosen by length in one place (.Lchoose):
  *
+ *  - whole 2048-byte passes run thirty-two blocks, two sets of sixteen
+ *    in step (.Lz32), for CPUs whose vector operations take two cycles;
+ *
  *  - whole 1024-byte passes run sixteen blocks "vertically": zmm register i
  *    holds word i of sixteen consecutive blocks.  With 32 registers nothing
  *    is spilled: zmm0-15 hold the state, zmm16 the sixteen counters,
@@ -38,7 +41,8 @@
  *    with one bit per byte (AVX512BW): nothing past src + len is read or
  *    dst + len written, without a byte loop or a copy on the stack.
  *
- * kchacha_avx512_xor()'s own forms keep nothing on the stack.  Registers
+ * kchacha_avx512_xor()'s own forms keep nothing on the stack but the
+ * 32-block pass's four spilled words, wiped before it returns.  Registers
  * 16-31, which vzeroupper leaves alone, hold only what the caller's next
  * kernel_fpu_end() or return to user space overwrites, as with every other
  * SIMD section of the kernel.
@@ -248,16 +252,17 @@
 /*
  * 4x4 transpose of 128-bit lanes: on entry lane L of \a..\d holds rows 0-3
  * of block L; on exit \a holds block 0, \b block 1, \c block 2, \d block 3.
+ * \t0..\t3 are scratch.
  */
-.macro	htranspose	a, b, c, d
-	vshufi32x4	$0x44, \b, \a, %zmm24
-	vshufi32x4	$0xee, \b, \a, %zmm25
-	vshufi32x4	$0x44, \d, \c, %zmm26
-	vshufi32x4	$0xee, \d, \c, %zmm27
-	vshufi32x4	$0x88, %zmm26, %zmm24, \a
-	vshufi32x4	$0xdd, %zmm26, %zmm24, \b
-	vshufi32x4	$0x88, %zmm27, %zmm25, \c
-	vshufi32x4	$0xdd, %zmm27, %zmm25, \d
+.macro	htranspose	a, b, c, d, t0=%zmm24, t1=%zmm25, t2=%zmm26, t3=%zmm27
+	vshufi32x4	$0x44, \b, \a, \t0
+	vshufi32x4	$0xee, \b, \a, \t1
+	vshufi32x4	$0x44, \d, \c, \t2
+	vshufi32x4	$0xee, \d, \c, \t3
+	vshufi32x4	$0x88, \t2, \t0, \a
+	vshufi32x4	$0xdd, \t2, \t0, \b
+	vshufi32x4	$0x88, \t3, \t1, \c
+	vshufi32x4	$0xdd, \t3, \t1, \d
 .endm
 
 /*
@@ -517,6 +522,66 @@
 .endm
 
 /*
+ * The 32-block pass (.Lz32): the feed-forward of word \i onward from the
+ * state (embedded broadcasts), word 12 left to the caller.
+ */
+.macro	zff	i, r, regs:vararg
+.if \i != 12
+	vpaddd		(4 * \i)(STATE){1to16}, \r, \r
+.endif
+.ifnb \regs
+	zff		(\i + 1), \regs
+.endif
+.endm
+
+/*
+ * One set of the 32-block pass out: \w0..\w15 hold its words after the
+ * rounds; \t0..\t3 are scratch.  Its counters (CTR + 16 * \k + 0..15)
+ * rebuilt and added to word 12, the rest of the feed-forward, the
+ * interleaves and the lane transposes, then its sixteen blocks, all whole,
+ * XORed into dst from block 16 * \k.
+ */
+.macro	z32out	k, t0, t1, t2, t3, w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, \
+		w10, w11, w12, w13, w14, w15
+	vpbroadcastd	CTR, \t0
+	vpaddd		.Llanes(%rip), \t0, \t0
+.if \k
+	vpaddd		.Lsixteen(%rip){1to16}, \t0, \t0
+.endif
+	vpaddd		\t0, \w12, \w12
+	zff		0, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8, \w9, \
+			\w10, \w11, \w12, \w13, \w14, \w15
+	interleave4	\w0, \w1, \w2, \w3, \t0, \t1
+	interleave4	\w4, \w5, \w6, \w7, \t0, \t1
+	interleave4	\w8, \w9, \w10, \w11, \t0, \t1
+	interleave4	\w12, \w13, \w14, \w15, \t0, \t1
+	htranspose	\w2, \w6, \w10, \w14, \t0, \t1, \t2, \t3
+	htranspose	\w3, \w7, \w11, \w15, \t0, \t1, \t2, \t3
+	htranspose	\w0, \w4, \w8, \w12, \t0, \t1, \t2, \t3
+	htranspose	\w1, \w5, \w9, \w13, \t0, \t1, \t2, \t3
+	out64		\w2, (16 * \k + 0)
+	out64		\w3, (16 * \k + 1)
+	out64		\w0, (16 * \k + 2)
+	out64		\w1, (16 * \k + 3)
+	out64		\w6, (16 * \k + 4)
+	out64		\w7, (16 * \k + 5)
+	out64		\w4, (16 * \k + 6)
+	out64		\w5, (16 * \k + 7)
+	out64		\w10, (16 * \k + 8)
+	out64		\w11, (16 * \k + 9)
+	out64		\w8, (16 * \k + 10)
+	out64		\w9, (16 * \k + 11)
+	out64		\w14, (16 * \k + 12)
+	out64		\w15, (16 * \k + 13)
+	out64		\w12, (16 * \k + 14)
+	out64		\w13, (16 * \k + 15)
+.endm
+
+/* the 32-block pass's frame: four words of its second set */
+#define ZSPILL(i)	(64 * (i))(%rsp)
+#define ZFRAME		256
+
+/*
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
  */
@@ -537,6 +602,8 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	jmp		kchacha_avx512vl_xor
 .Lzmm:
 	mov		48(STATE), CTR
+	cmp		$2048, LEN
+	jae		.Lz32
 
 	/*
 	 * The form for the LEN bytes left, the one place that chooses
@@ -547,7 +614,10 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	 *	 257 ..  512 bytes: eight vertical blocks in ymm;
 	 *	 513 ..  768 bytes: three horizontal chains of four blocks in zmm;
 	 *	 769 and up:	    sixteen vertical blocks in zmm, repeated
-	 *			    while 1024 bytes or more are left.
+	 *			    while 1024 bytes or more are left;
+	 *
+	 * before all of them, thirty-two blocks a pass (.Lz32) while 2048
+	 * bytes or more are left.
 	 *
 	 * Up to four blocks are bound by the latency of one chain's rounds,
 	 * which is lower in ymm than in zmm on Zen 4 (where a zmm operation
@@ -586,6 +656,77 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	jz		.Ldone
 	cmp		$1024, LEN
 	jae		.Lz16_pass
+	jmp		.Lchoose
+
+	/*
+	 * Thirty-two blocks a pass while 2048 bytes or more are left: two
+	 * sets of sixteen vertical blocks, zmm0-15 and zmm16-31 (counters
+	 * CTR + 0..15 and CTR + 16..31), one quarter-round step of both sets
+	 * at a time.  Each step has eight independent operations where the
+	 * sixteen-block pass has four: enough to fill the vector units of a
+	 * CPU whose additions, XORs and rotates take two cycles (AMD Zen 5),
+	 * where four leave them half idle.  Every register holds state, so
+	 * the second set's words 12-15 wait in the frame while the first set
+	 * goes out; the frame is wiped before it is left.
+	 */
+.Lz32:
+	push		%rbp
+	mov		%rsp, %rbp
+	sub		$ZFRAME, %rsp
+	and		$~63, %rsp
+.Lz32_pass:
+	vpbroadcastd	CTR, %zmm12
+	vpaddd		.Llanes(%rip), %zmm12, %zmm12
+	vpaddd		.Lsixteen(%rip){1to16}, %zmm12, %zmm28
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15
+	vpbroadcastd	(4 * \i)(STATE), %zmm\i
+.endr
+.irp i, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31
+	vpbroadcastd	(4 * (\i - 16))(STATE), %zmm\i
+.endr
+	mov		ROUNDS, %eax
+.Lz32_dround:
+	qround		%zmm0, %zmm4, %zmm8, %zmm12, %zmm1, %zmm5, %zmm9, %zmm13, \
+			%zmm2, %zmm6, %zmm10, %zmm14, %zmm3, %zmm7, %zmm11, %zmm15, \
+			%zmm16, %zmm20, %zmm24, %zmm28, %zmm17, %zmm21, %zmm25, %zmm29, \
+			%zmm18, %zmm22, %zmm26, %zmm30, %zmm19, %zmm23, %zmm27, %zmm31
+	qround		%zmm0, %zmm5, %zmm10, %zmm15, %zmm1, %zmm6, %zmm11, %zmm12, \
+			%zmm2, %zmm7, %zmm8, %zmm13, %zmm3, %zmm4, %zmm9, %zmm14, \
+			%zmm16, %zmm21, %zmm26, %zmm31, %zmm17, %zmm22, %zmm27, %zmm28, \
+			%zmm18, %zmm23, %zmm24, %zmm29, %zmm19, %zmm20, %zmm25, %zmm30
+	sub		$2, %eax
+	jnz		.Lz32_dround
+
+	vmovdqa64	%zmm28, ZSPILL(0)
+	vmovdqa64	%zmm29, ZSPILL(1)
+	vmovdqa64	%zmm30, ZSPILL(2)
+	vmovdqa64	%zmm31, ZSPILL(3)
+	z32out		0, %zmm28, %zmm29, %zmm30, %zmm31, \
+			%zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7, \
+			%zmm8, %zmm9, %zmm10, %zmm11, %zmm12, %zmm13, %zmm14, %zmm15
+	vmovdqa64	ZSPILL(0), %zmm28
+	vmovdqa64	ZSPILL(1), %zmm29
+	vmovdqa64	ZSPILL(2), %zmm30
+	vmovdqa64	ZSPILL(3), %zmm31
+	z32out		1, %zmm0, %zmm1, %zmm2, %zmm3, \
+			%zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, \
+			%zmm23, %zmm24, %zmm25, %zmm26, %zmm27, %zmm28, %zmm29, \
+			%zmm30, %zmm31
+
+	add		$32, CTR
+	add		$2048, SRC
+	add		$2048, DST
+	sub		$2048, LEN
+	cmp		$2048, LEN
+	jae		.Lz32_pass
+	vpxord		%zmm0, %zmm0, %zmm0
+	vmovdqa64	%zmm0, ZSPILL(0)
+	vmovdqa64	%zmm0, ZSPILL(1)
+	vmovdqa64	%zmm0, ZSPILL(2)
+	vmovdqa64	%zmm0, ZSPILL(3)
+	leave
+	test		LEN, LEN
+	jz		.Ldone
 	jmp		.Lchoose
 
 	/*

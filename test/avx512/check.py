@@ -21,9 +21,11 @@ order:
     block, and the first pass), two bytes either side of every 64-byte
     boundary to 2 KiB + 64, every tail length 0..320 after one pass, each
     side of every 1 KiB boundary to 4 KiB (with all three round counts)
-    and a few long lengths; 20, 12 and 8 rounds; counters crossing 2^32
-    inside the first or the second pass, at a pass boundary and in the
-    forms after the passes; in place and out of place, source and
+    and a few long lengths; for the zmm code's 2 KiB passes, each side of
+    every 64-byte boundary from 2 KiB to 4 KiB + 64 and of every 2 KiB
+    boundary to 8 KiB; 20, 12 and 8 rounds; counters crossing 2^32
+    inside the first or the second pass, at a pass boundary, inside the
+    second 2 KiB pass and in the forms after the passes; in place and out of place, source and
     destination mostly misaligned, the state at any 4-byte alignment;
     %rsp at each 8-byte offset modulo 64 on entry.  Natively too, where
     the CPU has AVX-512F, VL and BW;
@@ -299,6 +301,9 @@ def avx512_cases(rng, fn):
     lengths |= set(range(1024, 1024 + 321))     # every tail after a pass
     lengths |= around(range(1024, 4 * 1024 + 1, 1024))
     lengths |= {1024 + 537, 3 * 1024 + 960 + 7, 5000, 6 * 1024 + 1000 + 3}
+    if fn == AVX512:                            # after 2 KiB passes
+        lengths |= around(range(2048, 4 * 1024 + 65, 64))
+        lengths |= around(range(2048, 8 * 1024 + 1, 2048))
     cases = []
     i = 0
     for n in sorted(lengths):
@@ -306,7 +311,7 @@ def avx512_cases(rng, fn):
         every = n % 1024 in (1023, 0, 1) and n > 1
         for rounds in (20, 12, 8) if every else ((20, 12, 8)[i % 3],):
             passes = n // 1024
-            kind = i % 5
+            kind = i % 6
             if kind == 0:
                 ctr = rng.getrandbits(32)
             elif kind == 1:        # crosses 2^32 inside the first zmm pass
@@ -315,8 +320,10 @@ def avx512_cases(rng, fn):
                 ctr = (1 << 32) - 17 - i % 15
             elif kind == 3:        # inside the forms after the passes
                 ctr = ((1 << 32) - 16 * passes - 1 - i % 8) & M32
-            else:                  # at the end of the first pass exactly
+            elif kind == 4:        # at the end of the first pass exactly
                 ctr = (1 << 32) - 16
+            else:                  # inside the second 32-block pass
+                ctr = (1 << 32) - 33 - i % 31
             aligned = i % 7 == 0
             cases.append(Case(fn, n, rounds, ctr, i % 2 == 1,
                               0 if aligned else rng.randrange(64),

@@ -545,6 +545,35 @@ static void linux_rows(struct bench_group *group)
 }
 #endif
 
+/*
+ * base-<impl>: an earlier commit's core of the same implementation, built
+ * in by `make bench BASE=<commit>` (test/bench/base): today's table entry
+ * with the base's function of the same name as its xor, run through
+ * today's kchacha_crypt().
+ */
+extern const struct {
+	void (*today)(void);
+	void (*base)(void);
+} kchacha_base_fns[] __attribute__((weak));
+extern const char kchacha_base_commit[] __attribute__((weak));
+static struct kchacha_impl base_impls[16];
+
+static const struct kchacha_impl *base_impl(const struct kchacha_impl *impl)
+{
+	unsigned int i;
+
+	for (i = 0; kchacha_base_fns && kchacha_base_fns[i].today; i++) {
+		struct kchacha_impl *b = &base_impls[impl - kchacha_impls];
+
+		if (kchacha_base_fns[i].today != (void (*)(void))impl->xor)
+			continue;
+		*b = *impl;
+		b->xor = (kchacha_xor_fn)kchacha_base_fns[i].base;
+		return b;
+	}
+	return NULL;
+}
+
 /* kchacha_impls[] decides which kchacha rows exist. */
 static void cipher_rows(struct bench_group *group)
 {
@@ -552,7 +581,7 @@ static void cipher_rows(struct bench_group *group)
 	unsigned int i;
 
 	for (i = 0; i < kchacha_nimpls; i++) {
-		const struct kchacha_impl *impl = &kchacha_impls[i];
+		const struct kchacha_impl *impl = &kchacha_impls[i], *base;
 
 		snprintf(name, sizeof(name), "kchacha-%s", impl->name);
 		if (impl->cpu_ok && !impl->cpu_ok()) {
@@ -560,7 +589,14 @@ static void cipher_rows(struct bench_group *group)
 			continue;
 		}
 		add_row(group, name, &kchacha_ops, impl);
+		if (i >= ARRAY_SIZE(base_impls) || !(base = base_impl(impl)))
+			continue;
+		snprintf(name, sizeof(name), "base-%s", impl->name);
+		add_row(group, name, &kchacha_ops, base);
 	}
+	if (kchacha_base_commit)
+		printf("  base-<impl>: the cores of %s (BASE=)\n",
+		       kchacha_base_commit);
 	linux_rows(group);
 	for (i = 0; i < ARRAY_SIZE(cipher_anchor_ops); i++)
 		add_row(group, cipher_anchor_ops[i].name, &cipher_anchor_ops[i],
@@ -1124,6 +1160,75 @@ static void print_default(struct bench_group *g)
 	}
 }
 
+/*
+ * Each kchacha row over its base-<impl> row (make bench BASE=<commit>),
+ * paired per round as the pairs above, computed before summarize() sorts
+ * the rounds; the verdict: every ratio at least 0.98 (issue 34: no row
+ * slower than it was).
+ */
+static double *base_ratio[MAX_ROWS];	/* per kchacha row and size, or NULL */
+
+static void base_ratios(struct bench_group *g, unsigned int rounds)
+{
+	double *v = xcalloc(rounds, sizeof(*v)), spread;
+	unsigned int i, s, r;
+
+	for (i = 0; i < g->nrows; i++) {
+		struct bench_row *a = &g->rows[i], *b;
+		char name[48];
+
+		if (strncmp(a->name, "kchacha-", 8))
+			continue;
+		snprintf(name, sizeof(name), "base-%s", a->name + 8);
+		b = find_row(g, name);
+		if (!b)
+			continue;
+		base_ratio[i] = xcalloc(g->nsizes, sizeof(double));
+		for (s = 0; s < g->nsizes; s++) {
+			for (r = 0; r < rounds; r++)
+				v[r] = a->mbps[s * rounds + r] /
+				       b->mbps[s * rounds + r];
+			summarize(v, rounds, &base_ratio[i][s], &spread);
+		}
+	}
+	free(v);
+}
+
+static void print_base(struct bench_group *g)
+{
+	const char *wrow = NULL;
+	size_t wsize = 0;
+	double worst = 0;
+	unsigned int i, s;
+
+	for (i = 0; i < g->nrows; i++) {
+		if (!base_ratio[i])
+			continue;
+		if (!wrow) {
+			printf("\n%-22s", "today/base, paired");
+			for (s = 0; s < g->nsizes; s++)
+				printf(" %8zu", g->sizes[s]);
+			printf("\n");
+		}
+		printf("%-22s", g->rows[i].name + 8);
+		for (s = 0; s < g->nsizes; s++) {
+			printf(" %8.2f", base_ratio[i][s]);
+			if (!wrow || base_ratio[i][s] < worst) {
+				worst = base_ratio[i][s];
+				wrow = g->rows[i].name;
+				wsize = g->sizes[s];
+			}
+		}
+		printf("\n");
+		free(base_ratio[i]);
+	}
+	if (wrow)
+		printf("against %s: lowest %.2f (%s at %zu bytes): %s\n",
+		       kchacha_base_commit, worst, wrow, wsize,
+		       worst >= 0.98 ? "no row below 0.98, met" :
+				       "a row below 0.98, not met");
+}
+
 static void print_pairs(struct bench_group *g)
 {
 	unsigned int i, s, shown = 0;
@@ -1456,6 +1561,7 @@ int main(int argc, char **argv)
 		size_t wsize = 0;
 
 		pair_ratios(&groups[0], rounds);
+		base_ratios(&groups[0], rounds);
 		default_ratios(&groups[0], rounds);
 		for (gi = 0; gi < ARRAY_SIZE(groups); gi++) {
 			struct bench_group *g = &groups[gi];
@@ -1487,6 +1593,7 @@ int main(int argc, char **argv)
 	for (gi = 0; gi < ARRAY_SIZE(groups); gi++)
 		print_group(&groups[gi]);
 	print_pairs(&groups[0]);
+	print_base(&groups[0]);
 	print_default(&groups[0]);
 	rng_targets();
 	write_outputs(dir, model, cpu);
