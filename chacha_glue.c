@@ -8,6 +8,7 @@
  * self-tests pass.
  */
 #include <crypto/internal/rng.h>
+#include <crypto/internal/simd.h>
 #include <crypto/internal/skcipher.h>
 #include <linux/jiffies.h>
 #include <linux/kmod.h>
@@ -16,6 +17,8 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <asm/simd.h>
 
 #include "kchacha_compat.h"
 #include "kchacha.h"
@@ -64,6 +67,8 @@ struct kchacha_drv {
 	struct kchacha_alg skc[KCHACHA_NVARIANTS];
 	unsigned int nskc;	/* how many of skc[] are registered */
 	struct rng_alg *rng;	/* registered when set */
+	bool tested;		/* its self-tests passed: to be registered */
+	int priority;		/* its skciphers' (kchacha_order()) */
 };
 
 /*
@@ -135,6 +140,11 @@ module_param(fail_register, uint, 0444);
 MODULE_PARM_DESC(fail_register,
 		 "Testing: fail the Nth driver registration (default 0: never)");
 #endif
+
+static bool calibrate = true;
+module_param(calibrate, bool, 0444);
+MODULE_PARM_DESC(calibrate,
+		 "Rank by a timing at load: the fastest by 5% first (default: yes)");
 
 static bool rng_prefer;
 module_param(rng_prefer, bool, 0444);
@@ -211,10 +221,15 @@ static void kchacha_exit_tfm(struct crypto_skcipher *tfm)
 
 /*
  * The cra_priority of @impl's skciphers on this CPU: the other order of
- * the table where the ranking rule says so (kchacha_resolve_rule()).
+ * the table where the ranking rule says so (kchacha_resolve_rule()), the
+ * calibration's default moved first (kchacha_order()).
  */
 static int kchacha_priority(const struct kchacha_impl *impl)
 {
+	unsigned int i = impl - kchacha_impls;
+
+	if (i < kchacha_ndrvs && kchacha_drvs[i].priority)
+		return kchacha_drvs[i].priority;
 	return kchacha_impl_priority(impl, kchacha_slow);
 }
 
@@ -588,6 +603,101 @@ static int kchacha_max_index(void)
 	return -EINVAL;
 }
 
+static u64 kchacha_calib_now(void)
+{
+	return ktime_get_ns();
+}
+
+#ifdef KCHACHA_TEST
+/* the calibration's clock: the tests give theirs */
+static u64 (*kchacha_calib_clock)(void) = kchacha_calib_now;
+#else
+#define kchacha_calib_clock kchacha_calib_now
+#endif
+
+/*
+ * The calibration (calibrate.c) over the SIMD implementations about to be
+ * registered, and where it chooses another default than the table's,
+ * that one takes the table's first priority and those the table ranked
+ * above it move down one place each.  One line in the kernel log names
+ * the choice and its figures.
+ */
+static void kchacha_order(void)
+{
+	char line[256];
+	struct kchacha_calib *c;
+	unsigned int i, j, n = 0, w, table = 0;
+	int len, top;
+	u8 *buf;
+
+	for (i = 0; i < kchacha_ndrvs; i++)
+		if (kchacha_drvs[i].tested && kchacha_impls[i].simd)
+			n++;
+	if (!calibrate || n < 2 || !crypto_simd_usable())
+		return;
+	c = kcalloc(n, sizeof(*c), GFP_KERNEL);
+	buf = kmalloc(KCHACHA_SIMD_CHUNK, GFP_KERNEL);
+	if (!c || !buf)
+		goto out;
+	for (i = 0, j = 0; i < kchacha_ndrvs; i++)
+		if (kchacha_drvs[i].tested && kchacha_impls[i].simd)
+			c[j++].impl = &kchacha_impls[i];
+	for (i = 1; i < n; i++)
+		if (kchacha_priority(c[i].impl) > kchacha_priority(c[table].impl))
+			table = i;
+	w = kchacha_calibrate(c, n, kchacha_slow, kchacha_calib_clock, buf);
+
+	len = scnprintf(line, sizeof(line), "ns at");
+	for (j = 0; j < KCHACHA_CALIB_SIZES; j++)
+		len += scnprintf(line + len, sizeof(line) - len, "%s%u",
+				 j ? "/" : " ", kchacha_calib_len[j]);
+	len += scnprintf(line + len, sizeof(line) - len, " bytes (speed per mille):");
+	for (i = 0; i < n; i++) {
+		len += scnprintf(line + len, sizeof(line) - len, " %s",
+				 c[i].impl->name);
+		for (j = 0; j < KCHACHA_CALIB_SIZES; j++)
+			len += scnprintf(line + len, sizeof(line) - len,
+					 "%s%llu", j ? "/" : " ",
+					 (unsigned long long)c[i].ns[j]);
+		len += scnprintf(line + len, sizeof(line) - len, " (%u)",
+				 c[i].score);
+	}
+	pr_info("kchacha: calibrated, %s; default %s (%s)\n", line,
+		c[w].impl->name, w == table ? "the table's" :
+		"ahead of the table's by 5% or more");
+
+	/*
+	 * The winner takes the top priority; each one ranked between it and
+	 * the top takes the priority of the next one down.
+	 */
+	if (w != table) {
+		const struct kchacha_impl *impl = c[w].impl;
+		int prio = kchacha_priority(impl);
+
+		top = kchacha_priority(c[table].impl);
+		for (;;) {
+			int next = top, k = -1;
+
+			for (i = 0; i < n; i++) {
+				int p = kchacha_priority(c[i].impl);
+
+				if (p > prio && p <= next && c[i].impl != impl) {
+					next = p;
+					k = i;
+				}
+			}
+			if (k < 0)
+				break;
+			kchacha_drvs[c[k].impl - kchacha_impls].priority = prio;
+			prio = next;
+		}
+		kchacha_drvs[impl - kchacha_impls].priority = top;
+	}
+out:
+	kfree(buf);
+	kfree(c);
+}
+
 static int kchacha_test_impl(const struct kchacha_impl *impl)
 {
 	int err = kchacha_selftest(impl);
@@ -642,13 +752,20 @@ static int __init kchacha_mod_init(void)
 			pr_err("kchacha: %s: not registered\n", impl->name);
 			continue;
 		}
+		kchacha_drvs[i].tested = true;
+	}
 
-		/*
-		 * Degrade, don't fail: an implementation whose drivers do not
-		 * register is left out (kchacha_register_impl() says so);
-		 * only the C core is needed for the module to load.
-		 */
-		err = kchacha_register_impl(&kchacha_drvs[i], impl);
+	kchacha_order();
+
+	/*
+	 * Degrade, don't fail: an implementation whose drivers do not
+	 * register is left out (kchacha_register_impl() says so); only the C
+	 * core is needed for the module to load.
+	 */
+	for (i = 0; i <= max; i++) {
+		if (!kchacha_drvs[i].tested)
+			continue;
+		err = kchacha_register_impl(&kchacha_drvs[i], &kchacha_impls[i]);
 		if (err && i == 0)
 			goto fail;
 	}

@@ -121,6 +121,35 @@ void kchacha_xchacha_init(const struct kchacha_impl *impl, u32 *state,
 			  const u32 *key, const u8 *iv, unsigned int len,
 			  int nrounds);
 
+/* calibrate.c: the default implementation by measurement, at load */
+#define KCHACHA_CALIB_SIZES	3
+#define KCHACHA_CALIB_ROUNDS	7
+#define KCHACHA_CALIB_REPS	5
+/* the lead over the table's choice that makes another the default (1/1000) */
+#define KCHACHA_CALIB_LEAD	50
+
+/**
+ * struct kchacha_calib - one candidate of the calibration
+ * @impl: the implementation; SIMD, and this CPU has it
+ * @ns: the time of one call at each of kchacha_calib_len[]: the lowest
+ *	of the repetitions' medians
+ * @score: its speed relative to the table's choice, per mille, averaged
+ *	over the sizes
+ * @sample: each timed call of a repetition, per size
+ */
+struct kchacha_calib {
+	const struct kchacha_impl *impl;
+	u64 ns[KCHACHA_CALIB_SIZES];
+	unsigned int score;
+	u64 sample[KCHACHA_CALIB_SIZES][KCHACHA_CALIB_ROUNDS];
+};
+
+extern const unsigned int kchacha_calib_len[KCHACHA_CALIB_SIZES];
+unsigned int kchacha_calib_choose(struct kchacha_calib *c, unsigned int n,
+				  bool slow);
+unsigned int kchacha_calibrate(struct kchacha_calib *c, unsigned int n,
+			       bool slow, u64 (*now)(void), u8 *buf);
+
 /* selftest.c: the load-time self-test of one implementation */
 int kchacha_selftest(const struct kchacha_impl *impl);
 #if defined(KCHACHA_TEST) || defined(KCHACHA_USERSPACE)

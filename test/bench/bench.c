@@ -1089,6 +1089,42 @@ static void pair_ratios(struct bench_group *g, unsigned int rounds)
 static const struct kchacha_impl *default_impl;
 static double *default_ratio[2];	/* per size: over kchacha, over all */
 
+/*
+ * The default the module's calibration (calibrate.c, calibrate=1) would
+ * choose here, with this process's clock, before the timed rounds; and
+ * per size its ratio, paired per round, to the fastest kchacha row.
+ */
+extern bool kchacha_shim_usleep_real;
+static const struct kchacha_impl *calib_impl;
+static struct kchacha_calib calib_cand[8];
+static unsigned int calib_n;
+static double *calib_ratio;
+
+static u64 calib_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void calibrate_here(void)
+{
+	static u8 buf[KCHACHA_SIMD_CHUNK];
+	unsigned int i;
+
+	for (i = 0; i < kchacha_nimpls && calib_n < ARRAY_SIZE(calib_cand); i++)
+		if (kchacha_impls[i].simd &&
+		    (!kchacha_impls[i].cpu_ok || kchacha_impls[i].cpu_ok()))
+			calib_cand[calib_n++].impl = &kchacha_impls[i];
+	if (calib_n < 2)
+		return;
+	kchacha_shim_usleep_real = true;	/* the sleeps between repetitions */
+	calib_impl = calib_cand[kchacha_calibrate(calib_cand, calib_n,
+						  kchacha_cpu_slow(),
+						  calib_clock, buf)].impl;
+}
+
 static void default_ratios(struct bench_group *g, unsigned int rounds)
 {
 	bool slow = kchacha_cpu_slow();
@@ -1132,6 +1168,29 @@ static void default_ratios(struct bench_group *g, unsigned int rounds)
 		}
 	}
 out:
+	snprintf(name, sizeof(name), "kchacha-%s",
+		 calib_impl ? calib_impl->name : "");
+	d = find_row(g, name);
+	if (d) {
+		calib_ratio = xcalloc(g->nsizes, sizeof(double));
+		for (s = 0; s < g->nsizes; s++) {
+			double spread;
+
+			for (r = 0; r < rounds; r++) {
+				double best = 0;
+
+				for (i = 0; i < g->nrows; i++) {
+					double m = g->rows[i].mbps[s * rounds + r];
+
+					if (!strncmp(g->rows[i].name, "kchacha-", 8) &&
+					    m > best)
+						best = m;
+				}
+				v[r] = d->mbps[s * rounds + r] / best;
+			}
+			summarize(v, rounds, &calib_ratio[s], &spread);
+		}
+	}
 	free(v);
 }
 
@@ -1145,6 +1204,27 @@ static void print_default(struct bench_group *g)
 	printf("\n== the default on this CPU: %s-kchacha-%s (the module's ranking rule%s)\n",
 	       "chacha20", default_impl->name,
 	       kchacha_cpu_slow() ? ", its other order here" : "");
+	if (calib_impl) {
+		printf("== the calibration would choose chacha20-kchacha-%s here (ns at %u/%u/%u bytes:",
+		       calib_impl->name, kchacha_calib_len[0],
+		       kchacha_calib_len[1], kchacha_calib_len[2]);
+		for (k = 0; k < calib_n; k++)
+			printf(" %s %llu/%llu/%llu", calib_cand[k].impl->name,
+			       (unsigned long long)calib_cand[k].ns[0],
+			       (unsigned long long)calib_cand[k].ns[1],
+			       (unsigned long long)calib_cand[k].ns[2]);
+		printf(")\n");
+	}
+	if (calib_ratio) {
+		printf("%-22s", "calibrated, paired");
+		for (s = 0; s < g->nsizes; s++)
+			printf(" %8zu", g->sizes[s]);
+		printf("\n%-22s", "over the best kchacha");
+		for (s = 0; s < g->nsizes; s++)
+			printf(" %8.2f", calib_ratio[s]);
+		printf("\n");
+		free(calib_ratio);
+	}
 	if (!default_ratio[0])
 		return;
 	printf("%-22s", "default, paired");
@@ -1472,6 +1552,7 @@ int main(int argc, char **argv)
 
 	cpu = pin_cpu(cpu);
 	cpu_model(model, sizeof(model));
+	calibrate_here();
 	if (sodium_init() < 0)
 		die("sodium_init failed");
 	if (!gcry_check_version(NULL))

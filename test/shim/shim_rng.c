@@ -32,6 +32,8 @@ struct notifier_block *kchacha_shim_vmfork_nb;
 struct notifier_block *kchacha_shim_pm_nb;
 __thread bool kchacha_shim_hardirq;
 __thread unsigned long kchacha_shim_resched;
+__thread unsigned long kchacha_shim_usleeps;
+bool kchacha_shim_usleep_real;
 __thread bool kchacha_shim_preemptible = true;
 __thread int kchacha_shim_rcu_depth;
 unsigned long kchacha_shim_bad_resched;

@@ -20,6 +20,7 @@
 
 __thread unsigned long kchacha_shim_simd_calls;
 __thread unsigned int kchacha_shim_simd_longest;
+void (*kchacha_shim_simd_hook)(const char *entry, unsigned int len);
 
 static void kchacha_shim_simd_check(const char *entry)
 {
@@ -57,6 +58,8 @@ void kchacha_shim_simd_leave(void)
 		kchacha_shim_simd_check(#entry);			\
 		if (len > kchacha_shim_simd_longest)			\
 			kchacha_shim_simd_longest = len;		\
+		if (kchacha_shim_simd_hook)				\
+			kchacha_shim_simd_hook(#entry, len);		\
 		__real_##entry(state, dst, src, len, nrounds);		\
 	}
 

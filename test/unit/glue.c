@@ -159,6 +159,16 @@ static unsigned int kchacha_registered(void)
  * reachable, at the table's priorities, and no other of kchacha's; the
  * rngs at @rng_base + their rank, in the skciphers' order.
  */
+/* where not 0, the priority a calibrated load gives kchacha_impls[i] */
+static int calib_priority[16];
+
+static int want_priority(unsigned int i, int ymm)
+{
+	if (i < ARRAY_SIZE(calib_priority) && calib_priority[i])
+		return calib_priority[i];
+	return expect_priority(&kchacha_impls[i], ymm);
+}
+
 static void check_registered(const char *how, unsigned int want, int ymm,
 			     int rng_base)
 {
@@ -166,11 +176,11 @@ static void check_registered(const char *how, unsigned int want, int ymm,
 
 	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
 		const struct kchacha_impl *impl = &kchacha_impls[i];
-		int prio = expect_priority(impl, ymm), rank = 0;
+		int prio = want_priority(i, ymm), rank = 0;
 		struct crypto_alg *a;
 
 		for (unsigned int j = 0; j < kchacha_nimpls; j++)
-			rank += expect_priority(&kchacha_impls[j], ymm) < prio;
+			rank += want_priority(j, ymm) < prio;
 		for (unsigned int v = 0; v < 3; v++) {
 			a = driver(variant_names[v], impl->name,
 				   KCHACHA_SHIM_SKCIPHER);
@@ -655,6 +665,8 @@ static void (*child_fn)(void *);
 static int child_main(void *arg)
 {
 	passed = failed = 0;
+	/* the table's order, but where a test calibrates on its own clock */
+	calibrate = false;
 	child_fn(arg);
 	__atomic_fetch_add(child_passed, passed, __ATOMIC_RELAXED);
 	return failed ? 1 : 0;
@@ -839,6 +851,111 @@ static void child_ymm(void *arg)
 	module_unload(how);
 }
 #endif
+
+/*
+ * The calibration at load, on a clock of the test's own: each call of an
+ * implementation's xor moves it on by that implementation's cost per byte
+ * (calib_cost[], by table index) times the length.  The implementation
+ * made fastest must take the first place where it leads the table's by 5%
+ * (those ranked above it moving down one place each, the rngs in the same
+ * order), and nothing move where it leads by less, where calibrate=0, or
+ * where it is the zmm code that prefer_ymm=1 demotes.
+ */
+static u64 calib_clock, calib_cost[16];
+
+static void calib_hook(const char *entry, unsigned int len)
+{
+	char name[48];
+
+	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+		snprintf(name, sizeof(name), "kchacha_%s_xor",
+			 kchacha_impls[i].name);
+		if (!strcmp(entry, name))
+			calib_clock += calib_cost[i] * len;
+	}
+}
+
+static u64 calib_now(void)
+{
+	return calib_clock;
+}
+
+/* The SIMD implementations the CPU has, by falling priority, in @l. */
+static unsigned int calib_list(int *l, int ymm)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
+		unsigned int k = n++;
+
+		if (!kchacha_impls[i].simd || !cpu_has_impl(i)) {
+			n--;
+			continue;
+		}
+		for (; k && expect_priority(&kchacha_impls[l[k - 1]], ymm) <
+			    expect_priority(&kchacha_impls[i], ymm); k--)
+			l[k] = l[k - 1];
+		l[k] = i;
+	}
+	return n;
+}
+
+static const struct {
+	const char *fast;	/* this one's cost per byte @cost */
+	unsigned int cost;
+	unsigned int other;	/* every other one's */
+	int ymm;		/* prefer_ymm (x86) */
+	bool calibrate;
+	bool moves;		/* @fast comes first */
+	const char *what;
+} calib_cases[] = {
+	{ "ssse3", 10, 20, 0, true, true, "ssse3 twice as fast" },
+	{ "avx2", 100, 110, 0, true, true, "avx2 10% faster" },
+	{ "avx2", 10, 10, 0, true, false, "all tied" },
+	{ "ssse3", 100, 104, 0, true, false, "ssse3 4% faster" },
+	{ "ssse3", 10, 20, 0, false, false, "ssse3 twice as fast, calibrate=0" },
+	{ "avx512", 10, 20, 1, true, false, "zmm twice as fast, prefer_ymm=1" },
+	{ "avx2", 10, 20, 1, true, true, "avx2 twice as fast, prefer_ymm=1" },
+	{ "neon", 10, 20, 0, true, false, "NEON alone: nothing to compare" },
+};
+
+static void child_calibrate(void *arg)
+{
+	unsigned int k = *(unsigned int *)arg, n;
+	int fast = impl_index(calib_cases[k].fast), l[16], prio[16] = { 0 };
+	char how[96];
+
+	snprintf(how, sizeof(how), "calibrated: %s", calib_cases[k].what);
+	for (unsigned int i = 0; i < kchacha_nimpls; i++)
+		calib_cost[i] = calib_cases[k].other;
+	calib_cost[fast] = calib_cases[k].cost;
+	calibrate = calib_cases[k].calibrate;
+#ifdef CONFIG_X86
+	prefer_ymm = calib_cases[k].ymm;
+#endif
+	kchacha_calib_clock = calib_now;
+	kchacha_shim_simd_hook = calib_hook;
+	check(!module_load(how), "%s: loads", how);
+	kchacha_shim_simd_hook = NULL;
+
+	n = calib_list(l, kchacha_slow);
+	memset(calib_priority, 0, sizeof(calib_priority));
+	if (calib_cases[k].moves) {
+		unsigned int m = 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			prio[i] = expect_priority(&kchacha_impls[l[i]],
+						  kchacha_slow);
+		calib_priority[fast] = prio[m++];
+		for (unsigned int i = 0; i < n; i++)
+			if (l[i] != fast)
+				calib_priority[l[i]] = prio[m++];
+	}
+	check_registered(how, cpu_impls(kchacha_nimpls - 1), kchacha_slow,
+			 KCHACHA_RNG_PRIORITY);
+	memset(calib_priority, 0, sizeof(calib_priority));
+	module_unload(how);
+}
 
 /*
  * After a load (@err) whose self-test of implementation @i failed: that
@@ -1249,6 +1366,24 @@ int main(void)
 	for (i = 0; i < (int)kchacha_nimpls; i++)
 		if (cpu_has_impl(i))
 			in_child("selftest_fail", child_selftest_fail, &i);
+
+	/* the calibration's cases for the implementations this CPU has */
+	for (unsigned int k = 0; k < ARRAY_SIZE(calib_cases); k++) {
+		int fast = impl_index(calib_cases[k].fast), l[16];
+		unsigned int n = calib_list(l, calib_cases[k].ymm);
+
+		/* a case of the other architecture's table: none here */
+		if (fast < 0 || (calib_cases[k].ymm && impl_index("avx512") < 0))
+			continue;
+		if (!cpu_has_impl(fast) ||
+		    (n < 2) != !strcmp(calib_cases[k].fast, "neon")) {
+			printf("SKIP calibrated: %s: not on this CPU\n",
+			       calib_cases[k].what);
+			skipped++;
+			continue;
+		}
+		in_child("calibrate", child_calibrate, &k);
+	}
 
 	/* four registrations an implementation, in table order */
 	for (i = 0; i < (int)kchacha_nimpls; i++) {

@@ -1304,6 +1304,240 @@ static void test_ranking(void)
 	printf("%s ranking\n", failed ? "FAIL" : "ok  ");
 }
 
+/*
+ * The calibration (calibrate.c) on a virtual clock: four fake SIMD
+ * implementations, ranked as the x86 table ranks its four, whose calls
+ * move the clock on by their cost per byte times the length.  The choice
+ * must follow the rule: the table's unless another, not demoted by the
+ * other order, leads it by 5% or more; medians, so that one slow call
+ * (an interrupt) changes nothing; every call in a SIMD section of its
+ * own; at least three rounds, and no more once the time budget is gone.
+ */
+#define CALIB_N 4
+extern __thread int kchacha_shim_in_simd;	/* test/shim: in a SIMD section */
+extern __thread unsigned long kchacha_shim_usleeps;
+extern unsigned long kchacha_shim_bad_resched;
+static u64 calib_clock;
+static u64 calib_cost[CALIB_N];		/* virtual ns per 4 bytes */
+/*
+ * Calls calib_slow_from..calib_slow_to (from 1) of each repetition take
+ * 100 times as long, and so does every call in a repetition whose bit
+ * calib_slow_reps has (the repetition: the sleeps so far).
+ */
+static unsigned int calib_slow_from[CALIB_N], calib_slow_to[CALIB_N];
+static unsigned int calib_slow_reps[CALIB_N];
+static unsigned long calib_rep[CALIB_N];
+static unsigned int calib_rep_calls[CALIB_N];
+static unsigned int calib_calls[CALIB_N];
+static bool calib_outside;
+
+static void calib_run(int i, unsigned int len)
+{
+	u64 t = calib_cost[i] * len / 4;	/* exact: every length is 4n */
+
+	if (!kchacha_shim_in_simd)
+		calib_outside = true;
+	calib_calls[i]++;
+	if (calib_rep[i] != kchacha_shim_usleeps) {
+		calib_rep[i] = kchacha_shim_usleeps;
+		calib_rep_calls[i] = 0;
+	}
+	if ((++calib_rep_calls[i] >= calib_slow_from[i] &&
+	     calib_rep_calls[i] <= calib_slow_to[i]) ||
+	    (calib_slow_reps[i] >> kchacha_shim_usleeps & 1))
+		t *= 100;
+	calib_clock += t;
+}
+
+#define CALIB_FAKE(i)							\
+	static void calib_xor##i(const u32 *state, u8 *dst, const u8 *src, \
+				 unsigned int len, int nrounds)		\
+	{								\
+		(void)state, (void)dst, (void)src, (void)nrounds;	\
+		calib_run(i, len);					\
+	}
+CALIB_FAKE(0)
+CALIB_FAKE(1)
+CALIB_FAKE(2)
+CALIB_FAKE(3)
+
+static u64 calib_now(void)
+{
+	return calib_clock;
+}
+
+/* ranked as ssse3, avx2, avx512vl and avx512 are */
+static const struct kchacha_impl calib_impls[CALIB_N] = {
+	{ .name = "c0", .priority = 310, .simd = true, .xor = calib_xor0 },
+	{ .name = "c1", .priority = 320, .simd = true, .xor = calib_xor1 },
+	{ .name = "c2", .priority = 325, .slow_priority = 330, .simd = true,
+	  .xor = calib_xor2 },
+	{ .name = "c3", .priority = 330, .slow_priority = 315, .simd = true,
+	  .xor = calib_xor3 },
+};
+
+/* kchacha_calibrate() over the fakes at @cost; its choice, or -1 */
+static int calib_choose(const u64 *cost, bool slow, struct kchacha_calib *c)
+{
+	static u8 buf[KCHACHA_SIMD_CHUNK];
+
+	memset(c, 0, CALIB_N * sizeof(*c));
+	for (int i = 0; i < CALIB_N; i++) {
+		c[i].impl = &calib_impls[i];
+		calib_cost[i] = cost[i];
+		calib_calls[i] = calib_rep_calls[i] = calib_rep[i] = 0;
+	}
+	calib_outside = false;
+	kchacha_shim_usleeps = 0;
+	return kchacha_calibrate(c, CALIB_N, slow, calib_now, buf);
+}
+
+/* The rule, worked out here: the index the choice must be. */
+static int calib_expect(const u64 *cost, bool slow)
+{
+	int table = slow ? 2 : 3, best = table;
+
+	for (int i = 0; i < CALIB_N; i++) {
+		if (slow && i == 3)		/* demoted: zmm, PREFER_YMM */
+			continue;
+		if (cost[i] < cost[best])
+			best = i;
+	}
+	return cost[table] * 1000 / cost[best] >= 1050 ? best : table;
+}
+
+static void test_calibrate(void)
+{
+	static const u64 costs[CALIB_N] = { 400, 700, 1000, 1300 };
+	struct kchacha_calib c[CALIB_N];
+	unsigned int before = failed, orders = 0;
+	char what[160];
+	int perm[CALIB_N] = { 0, 1, 2, 3 };
+	u64 cost[CALIB_N];
+
+	/* each order of four speeds, both rules */
+	do {
+		for (int slow = 0; slow < 2; slow++) {
+			int got, want;
+
+			for (int i = 0; i < CALIB_N; i++)
+				cost[i] = costs[perm[i]];
+			got = calib_choose(cost, slow, c);
+			want = calib_expect(cost, slow);
+			snprintf(what, sizeof(what),
+				 "costs %llu/%llu/%llu/%llu%s: c%d first (got c%d)",
+				 (unsigned long long)cost[0],
+				 (unsigned long long)cost[1],
+				 (unsigned long long)cost[2],
+				 (unsigned long long)cost[3],
+				 slow ? ", the other order" : "", want, got);
+			check(got == want, "calibrate", what, 0);
+			orders++;
+		}
+		/* the next permutation, lexicographic */
+		{
+			int i = CALIB_N - 2, j = CALIB_N - 1, t;
+
+			while (i >= 0 && perm[i] > perm[i + 1])
+				i--;
+			if (i < 0)
+				break;
+			while (perm[j] < perm[i])
+				j--;
+			t = perm[i], perm[i] = perm[j], perm[j] = t;
+			for (i++, j = CALIB_N - 1; i < j; i++, j--)
+				t = perm[i], perm[i] = perm[j], perm[j] = t;
+		}
+	} while (1);
+	check(orders == 48, "calibrate", "48 orders tried", orders);
+
+	/* ties, and a lead either side of 5% */
+	{
+		static const struct {
+			u64 cost[CALIB_N];
+			bool slow;
+			int want;
+			const char *what;
+		} cases[] = {
+			{ { 1000, 1000, 1000, 1000 }, false, 3, "all tied: the table's" },
+			{ { 1000, 1000, 1000, 1000 }, true, 2, "all tied, the other order: the table's" },
+			{ { 2000, 1000, 1049, 1049 }, false, 3, "a lead of 4.9%: the table's" },
+			{ { 2000, 1000, 1050, 1050 }, false, 1, "a lead of 5%: the leader" },
+			{ { 2000, 1000, 1049, 1000 }, true, 2, "the other order, a lead of 4.9%: the table's" },
+			{ { 2000, 1100, 1000, 500 }, true, 2, "PREFER_YMM: zmm twice as fast is not first" },
+			{ { 2000, 800, 1000, 500 }, true, 1, "PREFER_YMM: the fastest of the others is" },
+			{ { 2000, 1500, 1000, 1000 }, false, 3, "zmm and ymm tied: the table's" },
+		};
+
+		for (unsigned int k = 0; k < ARRAY_SIZE(cases); k++) {
+			int got = calib_choose(cases[k].cost, cases[k].slow, c);
+
+			snprintf(what, sizeof(what), "%s: c%d (got c%d)",
+				 cases[k].what, cases[k].want, got);
+			check(got == cases[k].want, "calibrate", what, 0);
+		}
+	}
+
+	/*
+	 * One call a hundred times slow (an interrupt in it) changes no
+	 * median: on the leader, its third timed call of each repetition; on
+	 * the table's choice, its first.  The medians are the costs themselves.  Then
+	 * slow phases: every call of the leader's in its first and third
+	 * repetitions a hundred times slow, which the lowest of the
+	 * repetitions' medians outlasts.
+	 */
+	{
+		static const u64 noisy[CALIB_N] = { 20, 10, 12, 12 };
+		int got;
+
+		calib_slow_from[1] = calib_slow_to[1] = 4;
+		calib_slow_from[3] = calib_slow_to[3] = 2;
+		got = calib_choose(noisy, false, c);
+		check(got == 1, "calibrate", "a slow call on each of two: the leader still first", 0);
+		for (int s = 0; s < KCHACHA_CALIB_SIZES; s++)
+			check(c[1].ns[s] == noisy[1] * kchacha_calib_len[s] / 4 &&
+			      c[3].ns[s] == noisy[3] * kchacha_calib_len[s] / 4,
+			      "calibrate", "a slow call: the medians are the costs",
+			      kchacha_calib_len[s]);
+		check(c[3].score == 1000 && c[1].score == 1200, "calibrate",
+		      "scores per mille of the table's choice", c[1].score);
+		calib_slow_from[3] = calib_slow_to[3] = 0;
+		/* every repetition but the middle one */
+		calib_slow_reps[1] = ((1u << KCHACHA_CALIB_REPS) - 1) &
+				     ~(1u << KCHACHA_CALIB_REPS / 2);
+		got = calib_choose(noisy, false, c);
+		check(got == 1 && c[1].ns[2] == noisy[1] * 4096 / 4, "calibrate",
+		      "the leader slow in every repetition but one: still first, its time that one's",
+		      c[1].ns[2]);
+		calib_slow_reps[1] = 0;
+	}
+	check(!calib_outside, "calibrate", "every call in a SIMD section", 0);
+
+	/* rounds: all of them on a fast CPU; three where the budget is gone */
+	{
+		static const u64 fast[CALIB_N] = { 4, 3, 2, 1 };
+		static const u64 slow[CALIB_N] = { 4000, 3000, 2000, 1000 };
+		unsigned int calls = 0;
+
+		calib_choose(fast, false, c);
+		for (int i = 0; i < CALIB_N; i++)
+			calls += calib_calls[i];
+		check(calls == CALIB_N * KCHACHA_CALIB_REPS *
+			       (1 + KCHACHA_CALIB_SIZES * KCHACHA_CALIB_ROUNDS),
+		      "calibrate", "each repetition a warm-up and every round on a fast CPU", calls);
+		check(kchacha_shim_usleeps == KCHACHA_CALIB_REPS - 1 && !kchacha_shim_bad_resched,
+		      "calibrate", "a sleep between repetitions, where it may sleep",
+		      kchacha_shim_usleeps);
+		calls = 0;
+		calib_choose(slow, false, c);
+		for (int i = 0; i < CALIB_N; i++)
+			calls += calib_calls[i];
+		check(calls == CALIB_N * KCHACHA_CALIB_REPS * (1 + KCHACHA_CALIB_SIZES * 3),
+		      "calibrate", "three rounds a repetition once the budget is gone", calls);
+	}
+	printf("%s calibrate\n", failed == before ? "ok  " : "FAIL");
+}
+
 int main(int argc, char **argv)
 {
 	/* --quick: the C core only (the build under ASan and UBSan) */
@@ -1317,6 +1551,7 @@ int main(int argc, char **argv)
 
 	test_reference();
 	test_ranking();
+	test_calibrate();
 	for (unsigned int i = 0; i < (quick ? 1 : kchacha_nimpls); i++) {
 		const struct kchacha_impl *impl = &kchacha_impls[i];
 		unsigned int before = failed;

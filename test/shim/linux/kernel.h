@@ -24,6 +24,7 @@
 #define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
+#define swap(a, b)		do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
 #define pr_err(...)		fprintf(stderr, __VA_ARGS__)
 #define pr_info(...)		fprintf(stderr, __VA_ARGS__)
 #define pr_warn(...)		fprintf(stderr, __VA_ARGS__)

@@ -20,4 +20,5 @@ static inline u64 kchacha_shim_clock_ns(clockid_t id)
 
 #define ktime_get_real_ns()	kchacha_shim_clock_ns(CLOCK_REALTIME)
 #define ktime_get_boottime_ns()	kchacha_shim_clock_ns(CLOCK_BOOTTIME)
+#define ktime_get_ns()		kchacha_shim_clock_ns(CLOCK_MONOTONIC)
 #endif

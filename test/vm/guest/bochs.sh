@@ -81,6 +81,8 @@ for impl in $avx512; do
 		chacha20rng-kchacha-$impl
 done
 check rmmod kchacha
+# the calibration over the four SIMD implementations, AVX-512's two too
+kc_calibration "$kcspec"
 
 if [ -n "$avx512" ]; then
 	# prefer_ymm forces the other order of the AVX-512 drivers
