@@ -29,7 +29,10 @@ const unsigned int kchacha_calib_len[KCHACHA_CALIB_SIZES] = {
 	576, 1420, 4096,
 };
 
-/* fewer rounds (but at least 3) once this much time has gone (ns) */
+/*
+ * the work's budget (ns, the timed repetitions, not the sleeps): once it
+ * has gone, a repetition ends after its third round, and none follows
+ */
 #define KCHACHA_CALIB_BUDGET	2000000
 
 /* The median of @v[0..@n), an even count's upper one; @v gets sorted. */
@@ -127,13 +130,16 @@ unsigned int kchacha_calib_choose(struct kchacha_calib *c, unsigned int n,
  *
  * Each call runs in a SIMD section of its own, at most one page of
  * keystream long; the rounds go over every size and candidate in turn, so
- * that a slow phase of the machine falls on all of them.  After each
- * round past the third, a repetition stops once KCHACHA_CALIB_BUDGET ns
- * have gone.  KCHACHA_CALIB_REPS repetitions, a millisecond or two apart,
- * each a warm-up call then its rounds; each candidate keeps, per size, the
+ * that a slow phase of the machine falls on all of them.  Up to
+ * KCHACHA_CALIB_REPS repetitions, a millisecond or two apart, each a
+ * warm-up call then its rounds; each candidate keeps, per size, the
  * lowest of the repetitions' medians: a slow phase of the machine that
  * outlasts one repetition (a busy sibling thread or host, seen for
- * milliseconds on a virtual machine) does not decide the default.
+ * milliseconds on a virtual machine) does not decide the default.  Once
+ * the repetitions have taken KCHACHA_CALIB_BUDGET ns, the one running
+ * ends after its third round and no other starts: a fifth of a
+ * millisecond suffices on a current x86 CPU, and an emulated one is not
+ * held up for seconds.
  *
  * Return: the index in @c of the default (kchacha_calib_choose()).
  */
@@ -141,25 +147,30 @@ unsigned int kchacha_calibrate(struct kchacha_calib *c, unsigned int n,
 			       bool slow, u64 (*now)(void), u8 *buf)
 {
 	unsigned int i, s, r, rep, rounds;
-	u64 start, m;
+	u64 start, spent = 0, m;
 
 	memset(buf, 0, KCHACHA_SIMD_CHUNK);
 	for (rep = 0; rep < KCHACHA_CALIB_REPS; rep++) {
-		if (rep)
+		if (rep) {
+			if (spent > KCHACHA_CALIB_BUDGET)
+				break;
 			usleep_range(1000, 2000);
+		}
+		start = now();
 		for (i = 0; i < n; i++)	/* caches and clocks warm */
 			kchacha_calib_time(c[i].impl, now, buf,
 					   KCHACHA_SIMD_CHUNK);
-		start = now();
 		rounds = 0;
 		for (r = 0; r < KCHACHA_CALIB_ROUNDS; r++) {
 			for (s = 0; s < KCHACHA_CALIB_SIZES; s++)
 				kchacha_calib_round(c, n, now, buf, s, r);
 			rounds++;
 			cond_resched();
-			if (rounds >= 3 && now() - start > KCHACHA_CALIB_BUDGET)
+			if (rounds >= 3 &&
+			    spent + now() - start > KCHACHA_CALIB_BUDGET)
 				break;
 		}
+		spent += now() - start;
 		for (i = 0; i < n; i++)
 			for (s = 0; s < KCHACHA_CALIB_SIZES; s++) {
 				m = kchacha_calib_median(c[i].sample[s],

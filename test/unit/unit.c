@@ -1321,11 +1321,13 @@ static u64 calib_clock;
 static u64 calib_cost[CALIB_N];		/* virtual ns per 4 bytes */
 /*
  * Calls calib_slow_from..calib_slow_to (from 1) of each repetition take
- * 100 times as long, and so does every call in a repetition whose bit
- * calib_slow_reps has (the repetition: the sleeps so far).
+ * calib_slow_factor times as long, and so does every call in a
+ * repetition whose bit calib_slow_reps has (the repetition: the sleeps so
+ * far).
  */
 static unsigned int calib_slow_from[CALIB_N], calib_slow_to[CALIB_N];
 static unsigned int calib_slow_reps[CALIB_N];
+static u64 calib_slow_factor = 100;
 static unsigned long calib_rep[CALIB_N];
 static unsigned int calib_rep_calls[CALIB_N];
 static unsigned int calib_calls[CALIB_N];
@@ -1345,7 +1347,7 @@ static void calib_run(int i, unsigned int len)
 	if ((++calib_rep_calls[i] >= calib_slow_from[i] &&
 	     calib_rep_calls[i] <= calib_slow_to[i]) ||
 	    (calib_slow_reps[i] >> kchacha_shim_usleeps & 1))
-		t *= 100;
+		t *= calib_slow_factor;
 	calib_clock += t;
 }
 
@@ -1488,6 +1490,7 @@ static void test_calibrate(void)
 	 */
 	{
 		static const u64 noisy[CALIB_N] = { 20, 10, 12, 12 };
+		static const u64 phase[CALIB_N] = { 4, 2, 3, 3 };
 		int got;
 
 		calib_slow_from[1] = calib_slow_to[1] = 4;
@@ -1501,19 +1504,29 @@ static void test_calibrate(void)
 			      kchacha_calib_len[s]);
 		check(c[3].score == 1000 && c[1].score == 1200, "calibrate",
 		      "scores per mille of the table's choice", c[1].score);
+		calib_slow_from[1] = calib_slow_to[1] = 0;
 		calib_slow_from[3] = calib_slow_to[3] = 0;
-		/* every repetition but the middle one */
+		/*
+		 * every repetition but the middle one, five times slow:
+		 * within the budget, so that every repetition runs
+		 */
 		calib_slow_reps[1] = ((1u << KCHACHA_CALIB_REPS) - 1) &
 				     ~(1u << KCHACHA_CALIB_REPS / 2);
-		got = calib_choose(noisy, false, c);
-		check(got == 1 && c[1].ns[2] == noisy[1] * 4096 / 4, "calibrate",
+		calib_slow_factor = 5;
+		got = calib_choose(phase, false, c);
+		check(got == 1 && c[1].ns[2] == phase[1] * 4096 / 4 &&
+		      kchacha_shim_usleeps == KCHACHA_CALIB_REPS - 1, "calibrate",
 		      "the leader slow in every repetition but one: still first, its time that one's",
 		      c[1].ns[2]);
 		calib_slow_reps[1] = 0;
+		calib_slow_factor = 100;
 	}
 	check(!calib_outside, "calibrate", "every call in a SIMD section", 0);
 
-	/* rounds: all of them on a fast CPU; three where the budget is gone */
+	/*
+	 * rounds: all of them, in every repetition, on a fast CPU; on a slow
+	 * one, where the budget is gone in the first, its three and no other
+	 */
 	{
 		static const u64 fast[CALIB_N] = { 4, 3, 2, 1 };
 		static const u64 slow[CALIB_N] = { 4000, 3000, 2000, 1000 };
@@ -1532,8 +1545,9 @@ static void test_calibrate(void)
 		calib_choose(slow, false, c);
 		for (int i = 0; i < CALIB_N; i++)
 			calls += calib_calls[i];
-		check(calls == CALIB_N * KCHACHA_CALIB_REPS * (1 + KCHACHA_CALIB_SIZES * 3),
-		      "calibrate", "three rounds a repetition once the budget is gone", calls);
+		check(calls == CALIB_N * (1 + KCHACHA_CALIB_SIZES * 3) &&
+		      !kchacha_shim_usleeps,
+		      "calibrate", "one repetition of three rounds once the budget is gone", calls);
 	}
 	printf("%s calibrate\n", failed == before ? "ok  " : "FAIL");
 }
