@@ -1056,27 +1056,53 @@ static const char *const pairs[][2] = {
 
 static double *pair_ratio[ARRAY_SIZE(pairs)];	/* per size, or NULL */
 
-static void pair_ratios(struct bench_group *g, unsigned int rounds)
+/*
+ * Per size, the median over the rounds of row @a's ratio to row @b, or
+ * (@b NULL) to the fastest kchacha row (@all: the fastest row of all) of
+ * the same round: a new array, or NULL without @a.  Before summarize().
+ */
+static double *paired_sizes(struct bench_group *g, struct bench_row *a,
+			    struct bench_row *b, bool all, unsigned int rounds)
 {
-	double *v = xcalloc(rounds, sizeof(*v));
+	double *v, *out, spread;
 	unsigned int i, s, r;
 
-	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
-		struct bench_row *a = find_row(g, pairs[i][0]);
-		struct bench_row *b = find_row(g, pairs[i][1]);
-		double spread;
+	if (!a)
+		return NULL;
+	v = xcalloc(rounds, sizeof(*v));
+	out = xcalloc(g->nsizes, sizeof(*out));
+	for (s = 0; s < g->nsizes; s++) {
+		for (r = 0; r < rounds; r++) {
+			double best = 0;
 
-		if (!a || !b)
-			continue;
-		pair_ratio[i] = xcalloc(g->nsizes, sizeof(double));
-		for (s = 0; s < g->nsizes; s++) {
-			for (r = 0; r < rounds; r++)
-				v[r] = a->mbps[s * rounds + r] /
-				       b->mbps[s * rounds + r];
-			summarize(v, rounds, &pair_ratio[i][s], &spread);
+			for (i = 0; !b && i < g->nrows; i++) {
+				double m = g->rows[i].mbps[s * rounds + r];
+
+				if ((all || !strncmp(g->rows[i].name,
+						     "kchacha-", 8)) &&
+				    m > best)
+					best = m;
+			}
+			v[r] = a->mbps[s * rounds + r] /
+			       (b ? b->mbps[s * rounds + r] : best);
 		}
+		summarize(v, rounds, &out[s], &spread);
 	}
 	free(v);
+	return out;
+}
+
+static void pair_ratios(struct bench_group *g, unsigned int rounds)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		struct bench_row *b = find_row(g, pairs[i][1]);
+
+		if (b)
+			pair_ratio[i] = paired_sizes(g, find_row(g, pairs[i][0]),
+						     b, false, rounds);
+	}
 }
 
 /*
@@ -1128,10 +1154,8 @@ static void calibrate_here(void)
 static void default_ratios(struct bench_group *g, unsigned int rounds)
 {
 	bool slow = kchacha_cpu_slow();
-	struct bench_row *d;
 	char name[40];
-	double *v = xcalloc(rounds, sizeof(*v));
-	unsigned int i, k, s, r;
+	unsigned int i, k;
 
 	for (i = 0; i < kchacha_nimpls; i++) {
 		const struct kchacha_impl *impl = &kchacha_impls[i];
@@ -1143,55 +1167,14 @@ static void default_ratios(struct bench_group *g, unsigned int rounds)
 			default_impl = impl;
 	}
 	snprintf(name, sizeof(name), "kchacha-%s", default_impl->name);
-	d = find_row(g, name);
-	if (!d)
-		goto out;
-	for (k = 0; k < 2; k++) {
-		default_ratio[k] = xcalloc(g->nsizes, sizeof(double));
-		for (s = 0; s < g->nsizes; s++) {
-			double spread;
-
-			for (r = 0; r < rounds; r++) {
-				double best = 0;
-
-				for (i = 0; i < g->nrows; i++) {
-					double m = g->rows[i].mbps[s * rounds + r];
-
-					if ((k || !strncmp(g->rows[i].name,
-							   "kchacha-", 8)) &&
-					    m > best)
-						best = m;
-				}
-				v[r] = d->mbps[s * rounds + r] / best;
-			}
-			summarize(v, rounds, &default_ratio[k][s], &spread);
-		}
+	for (k = 0; k < 2; k++)
+		default_ratio[k] = paired_sizes(g, find_row(g, name), NULL, k,
+						rounds);
+	if (calib_impl) {
+		snprintf(name, sizeof(name), "kchacha-%s", calib_impl->name);
+		calib_ratio = paired_sizes(g, find_row(g, name), NULL, false,
+					   rounds);
 	}
-out:
-	snprintf(name, sizeof(name), "kchacha-%s",
-		 calib_impl ? calib_impl->name : "");
-	d = find_row(g, name);
-	if (d) {
-		calib_ratio = xcalloc(g->nsizes, sizeof(double));
-		for (s = 0; s < g->nsizes; s++) {
-			double spread;
-
-			for (r = 0; r < rounds; r++) {
-				double best = 0;
-
-				for (i = 0; i < g->nrows; i++) {
-					double m = g->rows[i].mbps[s * rounds + r];
-
-					if (!strncmp(g->rows[i].name, "kchacha-", 8) &&
-					    m > best)
-						best = m;
-				}
-				v[r] = d->mbps[s * rounds + r] / best;
-			}
-			summarize(v, rounds, &calib_ratio[s], &spread);
-		}
-	}
-	free(v);
 }
 
 static void print_default(struct bench_group *g)
@@ -1250,28 +1233,20 @@ static double *base_ratio[MAX_ROWS];	/* per kchacha row and size, or NULL */
 
 static void base_ratios(struct bench_group *g, unsigned int rounds)
 {
-	double *v = xcalloc(rounds, sizeof(*v)), spread;
-	unsigned int i, s, r;
+	unsigned int i;
 
 	for (i = 0; i < g->nrows; i++) {
-		struct bench_row *a = &g->rows[i], *b;
+		struct bench_row *b;
 		char name[48];
 
-		if (strncmp(a->name, "kchacha-", 8))
+		if (strncmp(g->rows[i].name, "kchacha-", 8))
 			continue;
-		snprintf(name, sizeof(name), "base-%s", a->name + 8);
+		snprintf(name, sizeof(name), "base-%s", g->rows[i].name + 8);
 		b = find_row(g, name);
-		if (!b)
-			continue;
-		base_ratio[i] = xcalloc(g->nsizes, sizeof(double));
-		for (s = 0; s < g->nsizes; s++) {
-			for (r = 0; r < rounds; r++)
-				v[r] = a->mbps[s * rounds + r] /
-				       b->mbps[s * rounds + r];
-			summarize(v, rounds, &base_ratio[i][s], &spread);
-		}
+		if (b)
+			base_ratio[i] = paired_sizes(g, &g->rows[i], b, false,
+						     rounds);
 	}
-	free(v);
 }
 
 static void print_base(struct bench_group *g)
@@ -1303,7 +1278,7 @@ static void print_base(struct bench_group *g)
 		free(base_ratio[i]);
 	}
 	if (wrow)
-		printf("against %s: lowest %.2f (%s at %zu bytes): %s\n",
+		printf("against %s: lowest %.3f (%s at %zu bytes): %s\n",
 		       kchacha_base_commit, worst, wrow, wsize,
 		       worst >= 0.98 ? "no row below 0.98, met" :
 				       "a row below 0.98, not met");
