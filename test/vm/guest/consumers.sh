@@ -217,8 +217,10 @@ traffic() {
 	cap=$!
 	i=0
 	while ! grep -q capturing /tmp/cap.log && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+	# -A: the second echo goes when the first reply is back, not a
+	# second later (ten idle seconds a boot)
 	for s in 0 56 1400 4000 15000; do
-		ping -c 2 -s $s -W 5 $B > /tmp/ping.log 2>&1 &&
+		ping -A -c 2 -s $s -W 5 $B > /tmp/ping.log 2>&1 &&
 			ok "ipsec $1: ping -s $s" || { cat /tmp/ping.log; no "ipsec $1: ping -s $s"; }
 	done
 	head -c $(( 200000 + $(rnd 100000) )) /dev/urandom > /tmp/send
