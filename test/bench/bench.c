@@ -1059,7 +1059,8 @@ static double *pair_ratio[ARRAY_SIZE(pairs)];	/* per size, or NULL */
 /*
  * Per size, the median over the rounds of row @a's ratio to row @b, or
  * (@b NULL) to the fastest kchacha row (@all: the fastest row of all) of
- * the same round: a new array, or NULL without @a.  Before summarize().
+ * the same round: a new array, or NULL without @a.  Called before
+ * summarize() sorts the rows' rounds, which pairs them.
  */
 static double *paired_sizes(struct bench_group *g, struct bench_row *a,
 			    struct bench_row *b, bool all, unsigned int rounds)

@@ -14,11 +14,11 @@ dmesg -n 1
 # the crypto manager's tests, off while the kernel booted
 # (test/bochs/run), on again before any driver registers; the read-back
 # is the check (testmgr says "self-tests disabled" once, at boot)
-n=/sys/module/cryptomgr/parameters/notests
-echo 0 > $n 2>/dev/null
-[ "$(cat $n 2>/dev/null)" = N ] &&
-	ok "the crypto manager's tests on again ($n reads N)" ||
-	no "the crypto manager's tests on again ($n reads '$(cat $n 2>/dev/null)')"
+notests=/sys/module/cryptomgr/parameters/notests
+echo 0 > $notests 2>/dev/null
+[ "$(cat $notests 2>/dev/null)" = N ] &&
+	ok "the crypto manager's tests on again ($notests reads N)" ||
+	no "the crypto manager's tests on again ($notests reads '$(cat $notests 2>/dev/null)')"
 # jitterentropy_rng refuses to load on an emulated CPU whose timing is as
 # regular as Bochs' (-EFAULT from its health test); the DRBG does without
 for m in $(grep -vx jitterentropy_rng /modules/order); do
