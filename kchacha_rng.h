@@ -13,7 +13,7 @@
 #include <linux/spinlock.h>
 #include "kchacha.h"
 
-#define KCHACHA_RNG_BUF		512		/* keystream, then the CPU key */
+#define KCHACHA_RNG_BUF		1024		/* keystream, then the CPU key */
 
 /* A CPU's state, every instance's; under @lock. */
 struct kchacha_rng_cpu {
@@ -22,8 +22,10 @@ struct kchacha_rng_cpu {
 	unsigned long generation;	/* of that instance's key */
 	unsigned long left;		/* bytes it may hand out under it */
 	unsigned int pos;		/* next byte of @buf to hand out */
-	bool keyed;			/* @buf ends in the CPU key */
-	u8 buf[KCHACHA_RNG_BUF];
+	bool keyed;			/* the buffer ends in the CPU key */
+	bool filling;			/* a refill has the spare */
+	u8 cur;				/* @bufs[cur], the buffer; the spare */
+	u8 bufs[2][KCHACHA_RNG_BUF];
 } ____cacheline_aligned;
 
 struct kchacha_rng {			/* an instance, a tfm's context */

@@ -4,15 +4,17 @@
  * the kernel CRNG's shape (drivers/char/random.c; doc/rng.md, "Design").
  *
  * An instance has a key K.  Each CPU has one state, shared by every
- * instance: a 512-byte buffer of keystream, the instance and generation of
- * the K it comes from.  The buffer's last 32 bytes are the CPU key C.
+ * instance: a 1 KiB buffer of keystream (its last 32 bytes the CPU key C),
+ * the instance and generation of the K it comes from, and a spare buffer.
  * Invariants, under the CPU's local_lock_irqsave():
- *  - K keys only C: one C-core block of K (under the instance spinlock),
- *    its first half the new K, its second C, where the CPU has no C of
- *    this instance and generation.
- *  - C keys only a refill: taken out of the state, its stream (with the
- *    locks dropped; SIMD where interrupts are on) becomes the buffer, 480
- *    bytes then the next C, if the state has no C of its generation yet.
+ *  - K keys only C: one C-core block of K (instance spinlock held), its
+ *    halves the new K and C, where the CPU has no C of its generation.
+ *  - C keys only a refill: taken out of the state, its stream (locks
+ *    dropped, the task kept on its CPU; SIMD where interrupts are on)
+ *    fills the spare, which becomes the buffer if the state has no C of
+ *    its generation yet.  The spare is all zeros but while a refill has
+ *    it; then a request that needs one takes a one-time key (below), of K
+ *    where the buffer has too few bytes.
  *  - The buffer's other bytes were never handed out, and are wiped as they
  *    leave: to a request that fits (the fast path), or, 32 at a time, as
  *    the one-time key of a longer request or one with additional input
@@ -28,8 +30,7 @@
  *    the kernel RNG becoming ready; or where a CPU would hand out more than
  *    1 MiB under one K (the request drops its lock, reseeds, starts again).
  * One path for every context; on PREEMPT_RT the locks sleep, so generate()
- * serves the contexts that may take a spinlock_t.  rng_glue.c ties this
- * to the crypto API, the notifiers and the load-time self-test.
+ * serves the contexts that may take a spinlock_t (rng_glue.c: the rest).
  */
 #include <linux/atomic.h>
 #include <linux/errno.h>
@@ -70,6 +71,11 @@ static u64 kchacha_rng_ids;
 static const struct kchacha_impl *const kchacha_rng_c = &kchacha_impls[0];
 #define kchacha_rng_impl(rng)	(irqs_disabled() ? kchacha_rng_c : (rng)->impl)
 atomic_long_t kchacha_rng_stats[KC_NSTATS];
+
+static u8 *kchacha_rng_buf(struct kchacha_rng_cpu *p)
+{
+	return p->bufs[p->cur];
+}
 
 static void kchacha_rng_load_key(u32 *key, const u8 *bytes)
 {
@@ -193,7 +199,7 @@ static void kchacha_rng_own(struct kchacha_rng *rng, struct kchacha_rng_cpu *p)
 	if (likely(p->id == rng->id &&
 		   p->generation == READ_ONCE(rng->generation)))
 		return;
-	memzero_explicit(p->buf, sizeof(p->buf));
+	memzero_explicit(kchacha_rng_buf(p), KCHACHA_RNG_BUF);
 	p->pos = KCHACHA_RNG_OUT;
 	p->keyed = false;
 	p->id = rng->id;
@@ -206,27 +212,25 @@ static void kchacha_rng_serve(struct kchacha_rng_cpu *p, u8 *dst,
 			      unsigned int n)
 {
 	lockdep_assert_held(&p->lock);
-	memcpy(dst, p->buf + p->pos, n);
-	memzero_explicit(p->buf + p->pos, n);
+	memcpy(dst, kchacha_rng_buf(p) + p->pos, n);
+	memzero_explicit(kchacha_rng_buf(p) + p->pos, n);
 	p->pos += n;
 	p->left -= n;
 }
 
 /*
  * Under @p's lock, @p @rng's: the CPU key into @key, taken out of @p, or
- * where @p has none, by erasure of the instance key (and the rest of the
- * buffer dropped).  Returns @p's generation.
+ * where @p has none, by erasure of the instance key; the rest of the
+ * buffer dropped.  Returns @p's generation.
  */
 static unsigned long kchacha_rng_take(struct kchacha_rng *rng,
 				      struct kchacha_rng_cpu *p, u32 *key)
 {
-	u8 *c = p->buf + KCHACHA_RNG_OUT;
+	u8 *c = kchacha_rng_buf(p) + KCHACHA_RNG_OUT;
 	unsigned long flags;
 
 	lockdep_assert_held(&p->lock);
 	if (!p->keyed) {
-		memzero_explicit(p->buf, sizeof(p->buf));
-		p->pos = KCHACHA_RNG_OUT;
 		spin_lock_irqsave(&rng->lock, flags);
 		kchacha_rng_erase(rng->key, c);
 		if (p->generation != rng->generation) {	/* just reseeded */
@@ -236,7 +240,8 @@ static unsigned long kchacha_rng_take(struct kchacha_rng *rng,
 		spin_unlock_irqrestore(&rng->lock, flags);
 	}
 	kchacha_rng_load_key(key, c);
-	memzero_explicit(c, KCHACHA_KEY_SIZE);
+	memzero_explicit(kchacha_rng_buf(p) + p->pos, KCHACHA_RNG_BUF - p->pos);
+	p->pos = KCHACHA_RNG_OUT;
 	p->keyed = false;
 	return p->generation;
 }
@@ -263,10 +268,10 @@ static void kchacha_rng_stream(struct kchacha_rng *rng, u32 *key, u8 *dst,
 
 /*
  * What the buffer could not serve on the fast path.  A request the buffer
- * can hold takes what is left of it, then what a refill brings: the stream
- * of the CPU key.  A longer one, or one with additional input @src, goes
- * in pieces, each the stream of a one-time key, 32 bytes of the buffer (a
- * digest of @src mixed in), with a refill where fewer are left.
+ * can hold takes what is left of it, then what a refill brings.  A longer
+ * one, one with additional input @src, or one that finds the spare taken,
+ * goes in pieces, each the stream of a one-time key: 32 bytes of the
+ * buffer (a digest of @src mixed in), after a refill where fewer are left.
  */
 static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 				      unsigned int slen, u8 *dst,
@@ -275,9 +280,7 @@ static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 	bool fill = !slen && len <= KCHACHA_RNG_OUT;
 	u32 key[8], add[8] = { };
 	struct kchacha_rng_cpu *p;
-	u8 ks[KCHACHA_RNG_BUF];
-	unsigned long flags;
-	unsigned long gen;
+	unsigned long flags, gen;
 	unsigned int n;
 	int i;
 
@@ -299,46 +302,52 @@ static noinline void kchacha_rng_slow(struct kchacha_rng *rng, const u8 *src,
 			len -= n;
 			continue;
 		}
-		if (!fill && p->pos + KCHACHA_KEY_SIZE <= KCHACHA_RNG_OUT) {
-			kchacha_rng_load_key(key, p->buf + p->pos);
-			memzero_explicit(p->buf + p->pos, KCHACHA_KEY_SIZE);
+		if ((!fill || p->filling) &&
+		    p->pos + KCHACHA_KEY_SIZE <= KCHACHA_RNG_OUT) {
+			kchacha_rng_load_key(key, kchacha_rng_buf(p) + p->pos);
+			memzero_explicit(kchacha_rng_buf(p) + p->pos,
+					 KCHACHA_KEY_SIZE);
 			p->pos += KCHACHA_KEY_SIZE;
-			p->left -= n;
+		} else if (p->filling) {
+			kchacha_rng_take(rng, p, key);
+		} else {	/* a refill, into the spare */
+			gen = kchacha_rng_take(rng, p, key);
+			p->filling = true;
+			migrate_disable();
 			local_unlock_irqrestore(&rng->cpus->lock, flags);
-			if (src)	/* once per request */
-				kchacha_rng_absorb(add, KCHACHA_RNG_DOM_ADDTL,
-						   src, slen);
-			src = NULL;
-			for (i = 0; slen && i < 8; i++)
-				key[i] ^= add[i];
-			if (slen)
-				kchacha_rng_absorb(key, KCHACHA_RNG_DOM_ADDTL,
-						   NULL, 0);
-			kchacha_rng_stream(rng, key, dst, n);
-			dst += n;
-			len -= n;
-			if (!len)
-				goto out;
-			if (preemptible() && !rcu_preempt_depth())
-				cond_resched();
+			kchacha_rng_stream(rng, key, p->bufs[!p->cur],
+					   KCHACHA_RNG_BUF);
 			local_lock_irqsave(&rng->cpus->lock, flags);
+			migrate_enable();
+			p->filling = false;
+			kchacha_rng_own(rng, p);
+			if (!p->keyed && p->generation == gen) {
+				p->cur ^= 1;	/* the buffer, all zeros */
+				p->pos = 0;
+				p->keyed = true;
+			} else {
+				memzero_explicit(p->bufs[!p->cur],
+						 KCHACHA_RNG_BUF);
+			}
 			continue;
 		}
-		gen = kchacha_rng_take(rng, p, key);	/* a refill */
+		p->left -= n;	/* a one-time key's stream */
 		local_unlock_irqrestore(&rng->cpus->lock, flags);
-		kchacha_rng_stream(rng, key, ks, sizeof(ks));
+		if (src)	/* once per request */
+			kchacha_rng_absorb(add, KCHACHA_RNG_DOM_ADDTL, src, slen);
+		src = NULL;
+		for (i = 0; slen && i < 8; i++)
+			key[i] ^= add[i];
+		if (slen)
+			kchacha_rng_absorb(key, KCHACHA_RNG_DOM_ADDTL, NULL, 0);
+		kchacha_rng_stream(rng, key, dst, n);
+		dst += n;
+		len -= n;
+		if (len && preemptible() && !rcu_preempt_depth())
+			cond_resched();
 		local_lock_irqsave(&rng->cpus->lock, flags);
-		p = this_cpu_ptr(rng->cpus);
-		kchacha_rng_own(rng, p);
-		if (!p->keyed && p->generation == gen) {
-			memcpy(p->buf, ks, sizeof(ks));
-			p->pos = 0;
-			p->keyed = true;
-		}
-		memzero_explicit(ks, sizeof(ks));
 	}
 	local_unlock_irqrestore(&rng->cpus->lock, flags);
-out:
 	memzero_explicit(add, sizeof(add));
 }
 

@@ -54,6 +54,8 @@ struct race_run {
 	unsigned int steps;
 	unsigned int loser_seed;	/* drawn for a reseed already made */
 	bool forced;
+	bool spare_left;	/* a spare not all zeros, no refill having it */
+	bool spare_taken;	/* a refill's spare changed by another request */
 };
 
 static pthread_mutex_t race_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -233,6 +235,15 @@ static void race_bump(void)
 						  PM_POST_SUSPEND, NULL);
 }
 
+/* CPU 0's spare */
+static const uint8_t *race_spare(void)
+{
+	const struct kchacha_rng *rng = crypto_rng_ctx(race_tfm);
+	const struct kchacha_rng_cpu *p = per_cpu_ptr(rng->cpus, 0);
+
+	return p->bufs[!p->cur];
+}
+
 /* The script, once, into @r; seed @variant changed (RACE_NONE: none). */
 static void race_script(struct rng_alg *alg, struct race_run *r,
 			unsigned int variant)
@@ -240,6 +251,9 @@ static void race_script(struct rng_alg *alg, struct race_run *r,
 	struct race_cpu cpus[3] = { { .cpu = 0 }, { .cpu = 1 }, { .cpu = 0 } };
 	struct race_cpu *a = &cpus[0], *b = &cpus[1], *t = &cpus[2];
 	unsigned int ncpus = kchacha_shim_ncpus;
+	static uint8_t held[BUF];
+	const uint8_t *spare;
+	bool filling;
 
 	memset(r, 0, sizeof(*r));
 	r->forced = true;
@@ -286,22 +300,27 @@ static void race_script(struct rng_alg *alg, struct race_run *r,
 	race_run1(a, 16);
 
 	/*
-	 * A task on CPU 0 has streamed under its one-time key and is about
-	 * to install the next buffer (its third local lock: the fast path's,
-	 * the slow path's, the one after the stream); an advance, and
-	 * a task preempting it takes a newer key (dropping the buffer) and
-	 * stops at the same point.  The first task's buffer, of the older
-	 * key, must not fill the empty buffer; one of the newer key does.
+	 * A task on CPU 0 has streamed a refill into the spare under the
+	 * CPU key and is about to install it (its third local lock: the
+	 * fast path's, the slow path's, the one after the stream); an
+	 * advance, and a task preempting it finds the spare taken: it takes
+	 * a one-time key of the newer instance key, to its end.  The first
+	 * task's refill, of the older key, must not become the buffer; one
+	 * of the newer key does.
 	 */
 	race_bump();
-	race_start(a, 16, 0, 3);
+	filling = race_start(a, 16, 0, 3);
 	race_bump();
-	race_start(t, 16, 0, 3);
+	spare = race_spare();
+	memcpy(held, spare, BUF);
+	race_run1(t, 16);
+	r->spare_taken = !filling || memcmp(held, spare, BUF);
 	race_go(a);
-	race_go(t);
+	r->spare_left |= !spares_clear(race_tfm);
 	race_run1(t, 16);
 	race_run1(b, 16);
 	race_run1(a, 200);
+	r->spare_left |= !spares_clear(race_tfm);
 
 	pthread_mutex_lock(&race_mu);
 	for (int i = 0; i < 3; i++)
@@ -418,4 +437,8 @@ static void test_race(const struct kchacha_impl *impl, struct rng_alg *alg)
 	      "reseeds racing on two CPUs: every seed reaches every later request, but the one drawn for a reseed already made, which reaches none");
 	check(!dups, impl->name,
 	      "reseeds racing on two CPUs: no 16-byte block twice");
+	check(!base.spare_taken, impl->name,
+	      "reseeds racing on two CPUs: a request preempting a refill leaves its spare alone");
+	check(!base.spare_left, impl->name,
+	      "reseeds racing on two CPUs: a refill that cannot become the buffer is wiped");
 }

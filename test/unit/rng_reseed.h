@@ -12,7 +12,7 @@
  */
 
 /* The documented bounds (doc/rng.md, "Memory", "Bounds"; rng.c). */
-#define PCPU_BYTES	576		/* one CPU's state, at most */
+#define PCPU_BYTES	2112		/* one CPU's state, at most */
 #define CTX_BYTES	128		/* an instance's context, at most */
 #define RESCHED_BYTES	65536		/* most work between cond_resched() */
 #define SECTION_BYTES	4096		/* most bytes of one SIMD call */
@@ -581,7 +581,7 @@ static void test_stack(const struct kchacha_impl *impl)
 	static const struct step steps[] = {
 		{ GEN, 16 }, { GEN, 16 }, { GEN, 300 }, { GEN, 200 },
 		{ ADDTL, 40 }, { GEN, 70000 }, { SEED, 40 }, { GEN, 600 },
-		{ GEN, 100 }, { GEN, 480 },
+		{ GEN, 100 }, { GEN, OUT },
 	};
 	static uint8_t out[70000], ref[70000];
 	unsigned long found = 0;

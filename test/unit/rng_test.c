@@ -40,18 +40,20 @@
 #include <linux/kernel.h>
 #include <linux/local_lock.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/suspend.h>
 #include <linux/syscore_ops.h>
 #include "kchacha.h"
+#include "kchacha_rng.h"
 #include "test/shim/simdcheck.h"
 #include "test/unit/failfast.h"
 #include "test/unit/ref.h"
 
 /* rng.c's parameters, which the model follows. */
-#define BUF		512
+#define BUF		1024
 #define OUT		(BUF - 32)	/* the buffer's bytes, then its key */
 #define DIRECT		256	/* scripts: short requests below this */
 #define KEY_BYTES	65536
@@ -266,7 +268,7 @@ static void model_serve(struct model *m, uint8_t *dst, size_t n)
 
 /*
  * A request the buffer can hold: from the buffer, refilled (what is left
- * first, then the stream of the CPU key, 512 bytes) where it runs out.  A
+ * first, then the stream of the CPU key, BUF bytes) where it runs out.  A
  * longer one, or one with additional input: per KEY_BYTES, the stream of a
  * one-time key, the buffer's next 32 bytes (mixed with the input's
  * digest), after a refill where fewer are left.  A reseed where the CPU
@@ -341,7 +343,7 @@ struct step {
 
 /* rng.c's self-test script: every fourth step with 7 bytes of input */
 static const unsigned int kat_lens[] = {
-	1, 3, 16, 32, 64, 100, 255, 256, 511, 40, 1000, 300, 480, 17,
+	1, 3, 16, 32, 64, 100, 255, 256, 511, 40, 1000, 300, 992, 17,
 	13000, 70000, 2, 600,
 };
 
@@ -546,6 +548,21 @@ static void collect_state(const void *rng, size_t size)
 				  kchacha_shim_slab[i].size);
 }
 
+/* Is every CPU's spare all zeros, but where a refill has it (rng.c)? */
+static bool spares_clear(struct crypto_rng *tfm)
+{
+	const struct kchacha_rng *rng = crypto_rng_ctx(tfm);
+
+	for (unsigned int cpu = 0; cpu < kchacha_shim_ncpus; cpu++) {
+		const struct kchacha_rng_cpu *p = per_cpu_ptr(rng->cpus, cpu);
+
+		for (unsigned int i = 0; !p->filling && i < BUF; i++)
+			if (p->bufs[!p->cur][i])
+				return false;
+	}
+	return true;
+}
+
 /* Does any nonzero 4-byte window of p[0..len) occur in the state? */
 static bool in_state4(const uint8_t *p, size_t len)
 {
@@ -634,9 +651,10 @@ static void run_fixed(const struct kchacha_impl *impl, const struct step *s,
 		}
 		if (scan) {
 			collect_state(crypto_rng_ctx(rng), crypto_rng_alg(rng)->base.cra_ctxsize);
-			if (state_leaks(out, s[i].op == SEED ? 0 : s[i].len)) {
+			if (state_leaks(out, s[i].op == SEED ? 0 : s[i].len) ||
+			    !spares_clear(rng)) {
 				if (*ok)
-					printf("step %zu: the state holds an old key or output\n",
+					printf("step %zu: the state holds an old key or output, or a spare not wiped\n",
 					       i);
 				*ok = false;
 			}
@@ -666,7 +684,7 @@ static void test_fixed(const struct kchacha_impl *impl)
 	ok = true;
 	run_fixed(impl, long_script, ARRAY_SIZE(long_script), a, true, &ok);
 	check(ok, impl->name,
-	      "long script equals the model; the state never holds an earlier key or a returned byte");
+	      "long script equals the model; the state never holds an earlier key, a returned byte or a used spare");
 
 	kchacha_shim_simd_usable = false;
 	ok = true;
@@ -746,7 +764,8 @@ static unsigned int migrate_at, migrate_locks;
 
 static void migrate_hook(void)
 {
-	if (++migrate_locks == migrate_at)
+	/* not where the task pinned itself (migrate_disable()) */
+	if (++migrate_locks == migrate_at && !kchacha_shim_migrate_off)
 		kchacha_shim_thread_cpu ^= 1;
 }
 
@@ -775,7 +794,7 @@ static bool keeps_key_of(const uint8_t *out)
 
 static void test_migrate(const struct kchacha_impl *impl, struct rng_alg *alg)
 {
-	static const unsigned int lens[] = { 16, 480, 600, 70000 };
+	static const unsigned int lens[] = { 16, OUT, OUT + 8, 70000 };
 	static uint8_t out[4 * 8 * 2 * 70000];
 	unsigned int ncpus = kchacha_shim_ncpus;
 	int saved = kchacha_shim_thread_cpu;
@@ -1020,7 +1039,7 @@ static void test_threads(const struct kchacha_impl *impl, struct rng_alg *alg,
 static void test_stats(const struct kchacha_impl *impl, struct rng_alg *alg)
 {
 	static const unsigned int sizes[] = {
-		16, 1, 7, 32, 64, 100, 511, 512, 4096, 70000, 3, 256,
+		16, 1, 7, 32, 64, 100, 511, 512, OUT, BUF, 4096, 70000, 3, 256,
 	};
 	struct crypto_rng *tfm = kchacha_shim_alloc_rng(alg);
 	uint8_t *buf = malloc(STAT_BYTES);

@@ -284,12 +284,12 @@ extern bool kchacha_shim_kmalloc_fail;
 
 static const struct kchacha_impl *rng_broken_base;
 
-/* one byte wrong in every refill of an rng CPU buffer (512 bytes) */
+/* one byte wrong in every call of 512 bytes or more: the rng's refills */
 static void rng_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 			   unsigned int len, int nrounds)
 {
 	rng_broken_base->xor(state, dst, src, len, nrounds);
-	if (len == 512)
+	if (len >= 512)
 		dst[100] ^= 1;
 }
 

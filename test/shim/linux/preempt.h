@@ -4,7 +4,7 @@
  * migrate_disable(), which keeps the thread on the CPU it is on (the
  * thread's own CPU of linux/percpu.h) until migrate_enable(), and counts
  * in kchacha_shim_migrate_off (this_cpu_ptr() may be used meanwhile).
- * Not nested.
+ * Nested as in the kernel: the outermost pair pins and unpins.
  */
 #ifndef _SHIM_LINUX_PREEMPT_H
 #define _SHIM_LINUX_PREEMPT_H
@@ -18,15 +18,17 @@ extern __thread int kchacha_shim_migrate_off;
 static inline void migrate_disable(void)
 {
 	if (kchacha_shim_migrate_off++)
-		abort();	/* never nested */
+		return;
 	kchacha_shim_migrate_saved = kchacha_shim_thread_cpu;
 	kchacha_shim_thread_cpu = kchacha_shim_cpu();
 }
 
 static inline void migrate_enable(void)
 {
+	if (kchacha_shim_migrate_off <= 0)
+		abort();	/* not disabled */
 	if (--kchacha_shim_migrate_off)
-		abort();
+		return;
 	kchacha_shim_thread_cpu = kchacha_shim_migrate_saved;
 }
 #endif

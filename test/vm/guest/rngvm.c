@@ -11,7 +11,7 @@
  *                            driver <skcipher> (chacha20-generic,
  *                            chacha20-lib), within one context and one
  *                            per-CPU state (pcpu_bytes of debugfs, at
- *                            most 576) per possible CPU: the documented
+ *                            most 2112) per possible CPU: the documented
  *                            bound
  *   rngvm early <driver>     the kernel RNG is not ready: a socket read
  *                            now, then again as soon as getrandom(2) says
@@ -52,7 +52,7 @@
 #define STATS		"/sys/kernel/debug/kchacha/rng"
 /* The documented bounds (doc/rng.md, "Reseed rules"). */
 #define CTX_BYTES	1024
-#define PCPU_BYTES	576
+#define PCPU_BYTES	2112
 
 /* An accept()ed socket of a new instance of @driver (@type), or -1. */
 static int alg_open(const char *type, const char *driver, int *tfm)
