@@ -952,6 +952,8 @@ fi
 #     driver (test/vm/guest/regrace.sh)
 if ! picked 7b; then
 	:
+elif [ -n "$short" ]; then
+	skip_section "7b a failing registration while its driver is bound: not in the short suite"
 elif [ "$hooks" != 1 ]; then
 	skip_section "7b a failing registration while its driver is bound: the module users build has no fail_register"
 elif [ "$(echo "$impls" | wc -l)" -gt 1 ]; then
@@ -968,6 +970,8 @@ fi
 #     (test/vm/guest/regrace.sh: retire_held)
 if ! picked 7c; then
 	:
+elif [ -n "$short" ]; then
+	skip_section "7c a failing C core registration while its driver stays bound: not in the short suite"
 elif [ "$hooks" != 1 ]; then
 	skip_section "7c a failing C core registration while its driver stays bound: the module users build has no fail_register"
 else
