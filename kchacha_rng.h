@@ -24,7 +24,7 @@ struct kchacha_rng_cpu {
 	unsigned int pos;		/* next byte of @buf to hand out */
 	bool keyed;			/* the buffer ends in the CPU key */
 	bool filling;			/* a refill has the spare */
-	u8 cur;				/* @bufs[cur], the buffer; the spare */
+	u8 cur;				/* @bufs[cur] the buffer, the other the spare */
 	u8 bufs[2][KCHACHA_RNG_BUF];
 } ____cacheline_aligned;
 

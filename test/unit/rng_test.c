@@ -548,16 +548,26 @@ static void collect_state(const void *rng, size_t size)
 				  kchacha_shim_slab[i].size);
 }
 
-/* Is every CPU's spare all zeros, but where a refill has it (rng.c)? */
-static bool spares_clear(struct crypto_rng *tfm)
+/* CPU @cpu's spare (rng.c), and whether a refill has it */
+static const uint8_t *spare_of(struct crypto_rng *tfm, unsigned int cpu,
+			       bool *filling)
 {
 	const struct kchacha_rng *rng = crypto_rng_ctx(tfm);
+	const struct kchacha_rng_cpu *p = per_cpu_ptr(rng->cpus, cpu);
 
+	*filling = p->filling;
+	return p->bufs[!p->cur];
+}
+
+/* Is every CPU's spare all zeros, but where a refill has it? */
+static bool spares_clear(struct crypto_rng *tfm)
+{
 	for (unsigned int cpu = 0; cpu < kchacha_shim_ncpus; cpu++) {
-		const struct kchacha_rng_cpu *p = per_cpu_ptr(rng->cpus, cpu);
+		bool filling;
+		const uint8_t *spare = spare_of(tfm, cpu, &filling);
 
-		for (unsigned int i = 0; !p->filling && i < BUF; i++)
-			if (p->bufs[!p->cur][i])
+		for (unsigned int i = 0; !filling && i < BUF; i++)
+			if (spare[i])
 				return false;
 	}
 	return true;

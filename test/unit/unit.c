@@ -284,7 +284,8 @@ extern bool kchacha_shim_kmalloc_fail;
 
 static const struct kchacha_impl *rng_broken_base;
 
-/* one byte wrong in every call of 512 bytes or more: the rng's refills */
+/* one byte wrong in every call of 512 bytes or more: the rng's refills
+ * and long streams */
 static void rng_broken_xor(const u32 *state, u8 *dst, const u8 *src,
 			   unsigned int len, int nrounds)
 {
