@@ -65,10 +65,19 @@ void up_write(struct rw_semaphore *sem)
 		kchacha_shim_bug("up_write() of an rw_semaphore not held", "");
 }
 
+/*
+ * With a fatal signal pending, a killable sleep returns at once, as the
+ * kernel's does; the clock still moves by a jiffy, as the kernel's does
+ * for a caller that ignores the signal and loops: it spins to its own
+ * deadline, not forever.
+ */
 long schedule_timeout_killable(long timeout)
 {
-	if (kchacha_shim_fatal_signal)
+	if (kchacha_shim_fatal_signal) {
+		__atomic_fetch_add(&kchacha_shim_jiffies_offset, 1,
+				   __ATOMIC_RELAXED);
 		return timeout;
+	}
 	__atomic_fetch_add(&kchacha_shim_jiffies_offset, timeout,
 			   __ATOMIC_RELAXED);
 	kchacha_shim_slept += timeout;
