@@ -812,8 +812,8 @@ for holder in "kctest hold chacha20-kchacha-$top" \
 	# its socket rather than try rmmod before it exists
 	i=0
 	while ! grep -q "bound\|holding" /tmp/hold 2>/dev/null &&
-	      [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
-		sleep 1
+	      [ $i -lt 1000 ] && kill -0 $pid 2>/dev/null; do
+		usleep 100000
 		i=$((i + 1))
 	done
 	if ! grep -q "bound\|holding" /tmp/hold 2>/dev/null; then

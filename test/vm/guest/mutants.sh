@@ -46,7 +46,13 @@ while read -r kc_mut_name kc_mut_suite kc_mut_secs; do
 			[ -n "$(tr -d '\0' <"/proc/$kc_mut_p/cmdline" 2>/dev/null)" ] &&
 			kill -9 "$kc_mut_p" 2>/dev/null
 	done
-	sleep 1
+	# their exits let go of kchacha (5 s at most)
+	kc_mut_i=0
+	while [ $kc_mut_i -lt 50 ] &&
+	      awk '$1 == "kchacha" && $3 != 0 { f = 1 } END { exit !f }' /proc/modules; do
+		usleep 100000
+		kc_mut_i=$((kc_mut_i + 1))
+	done
 	if lsmod | grep -q '^kchacha ' && ! rmmod kchacha; then
 		echo "KCMUTANT $kc_mut_name stuck: kchacha cannot be unloaded"
 		break
