@@ -4,21 +4,26 @@
 # The guest side of `make check`: PID 1 of the test VM.  The host passes
 # the expected implementations as kc.expect=impl:prio,... on the kernel
 # command line, lowest level first, and kc.hooks=1 for a test build (with
-# the fault-injection parameters) or 0 for the module users build.  Ends
-# with "KCTEST: N passed, M failed, K skipped", each SKIP named.  Each
-# section of the suite starts with "KCSECTION <id> <title>" or, where it
-# does not run, is a SKIP starting with its id and saying why; the line
-# before the summary, "KCSECTIONS: <id>...", lists those that ran.
-# test/vm/run requires one or the other for every section of its list, and
-# a section that ran must have counted a check or a SKIP.  Each section
-# that ran ends with "KCTIME section <id>: <n>s", its time in the guest.
+# the fault-injection parameters) or 0 for the module users build.
+#
+# Results are KTAP version 1 (the kernel's Documentation/dev-tools/
+# ktap.rst), read on the host by test/vm/ktap: each section of the suite
+# is one test, "ok N <id> <title>", whose subtests are its checks; a
+# section that does not run here is "ok N <id> <title> # SKIP <why>"; a
+# check outside any section is a test of its own.  The last line is "#
+# totals: N passed, M failed, K skipped".  test/vm/run requires every
+# section of its list to have run or been skipped, and a section that ran
+# to have counted a check or a SKIP; each that ran ends with a diagnostic
+# line "# time: <n> s", its time in the guest.  A program's "PASS what"
+# and "FAIL what" lines (run) become checks.
 #
 # kc.sections=ID,ID... runs only those sections of the suite (each other
 # one is a SKIP, "not chosen"), loading kchacha where a chosen section
 # needs it loaded.  The mutation boots (kc.mode=mutants: mutants.sh) run
 # this script again as a child of PID 1 for each mutant: KC_CHILD=1, the
 # sections in KC_SECTIONS, the suite in KC_SUITE; a child sets nothing up
-# that PID 1 set up, and exits where PID 1 powers off.
+# that PID 1 set up, prints a KTAP document of its own, and exits where
+# PID 1 powers off.
 
 child=${KC_CHILD:-}
 if [ -z "$child" ]; then
@@ -33,12 +38,34 @@ if [ -z "$child" ]; then
 	echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
 fi
 
+# the version line on a line of its own (the console may have left one
+# unended)
+echo
+echo "KTAP version 1"
 pass=0
 fail=0
 nskip=0
-skipped=
-ok() { pass=$((pass + 1)); echo "PASS $*"; }
-no() { fail=$((fail + 1)); echo "FAIL $*"; stop_early; }
+# the top-level tests so far; the current section's checks
+ktap_n=0
+sub_n=0
+nl='
+'
+# ktap RESULT DESCRIPTION [DIRECTIVE]: one result line, of the current
+# section's where there is one; a description has no "#" (it starts the
+# directive) and no newline
+ktap() {
+	kt_d=$2
+	case $kt_d in *"#"* | *"$nl"*) kt_d=$(printf '%s' "$kt_d" | tr '#\n' '% ') ;; esac
+	if [ -n "$sec" ]; then
+		sub_n=$((sub_n + 1))
+		echo "  $1 $sub_n $kt_d${3:+ # $3}"
+	else
+		ktap_n=$((ktap_n + 1))
+		echo "$1 $ktap_n $kt_d${3:+ # $3}"
+	fi
+}
+ok() { pass=$((pass + 1)); ktap ok "$*"; }
+no() { fail=$((fail + 1)); sec_bad=1; ktap "not ok" "$*"; stop_early; }
 # a mutant's run (KC_FAIL_FAST=1, test/vm/guest/mutants.sh) ends at its
 # first failure, with its summary
 stop_early() {
@@ -46,34 +73,42 @@ stop_early() {
 	summary
 	exit 1
 }
-# a check that cannot run here: counted and named in the summary
-skip() { nskip=$((nskip + 1)); skipped="$skipped [$*]"; echo "SKIP $*"; }
+# skip "WHAT: WHY": a check that cannot run here, "ok N WHAT # SKIP WHY"
+skip() {
+	nskip=$((nskip + 1))
+	case $* in
+	*": "*) ktap ok "${*%%: *}" "SKIP ${*#*: }" ;;
+	*) ktap ok "$*" SKIP ;;
+	esac
+}
 # section ID TITLE: the checks that follow are section ID's
 sec=
 sec_at=0
 # the guest's uptime in whole seconds
 now() { read -r up _ < /proc/uptime; echo "${up%.*}"; }
 sec_end() {
-	[ -z "$sec" ] || [ $((pass + fail + nskip)) != "$sec_at" ] ||
-		no "section $sec ran no check"
-	[ -z "$sec" ] || echo "KCTIME section $sec: $(($(now) - sec_t0))s"
+	[ -n "$sec" ] || return 0
+	[ $((pass + fail + nskip)) != "$sec_at" ] || no "section $sec ran no check"
+	echo "  # time: $(($(now) - sec_t0)) s"
 	sec=
+	ktap "${sec_bad:+not }ok" "$sec_title"
 }
-sections=
 section() {
 	sec_end
-	sec=$1
-	sections="$sections $1"
+	sec_title=$*
+	sec_bad=
+	sub_n=0
 	sec_at=$((pass + fail + nskip))
 	sec_t0=$(now)
-	echo "KCSECTION $*"
+	echo "  KTAP version 1"
+	echo "  # Subtest: $*"
+	sec=$1
 }
-# skip_section ID REASON: section ID does not run here
+# skip_section "ID TITLE: WHY": section ID does not run here
 skip_section() { sec_end; skip "$*"; }
 summary() {
 	sec_end
-	[ -z "$sections" ] || echo "KCSECTIONS:$sections"
-	echo "KCTEST: $pass passed, $fail failed, $nskip skipped${skipped:+:$skipped}"
+	echo "# totals: $pass passed, $fail failed, $nskip skipped"
 }
 # the end of a run: PID 1 powers the guest off, a child returns to it
 finish() {
@@ -92,7 +127,7 @@ picked() {
 	case " ${chosen:-$1} " in
 	*" $1 "*) return 0 ;;
 	esac
-	skip_section "$1 not chosen (kc.sections=$(echo $chosen | tr ' ' ,))"
+	skip_section "$1: not chosen (kc.sections=$(echo $chosen | tr ' ' ,))"
 	return 1
 }
 # kc_needed ID: section ID runs with kchacha loaded.  In the whole suite
@@ -105,16 +140,37 @@ kc_needed() {
 	return 1
 }
 check() { if "$@" >/dev/null 2>&1; then ok "$*"; else no "$*"; fi; }
-# Run a test program and count its PASS/FAIL lines.
+# ktap_filter: a program's output (stdin) to the console as it comes, its
+# "PASS what" and "FAIL what" lines as checks; ktap_count, after it, counts
+# them (ktap_filter may end a pipe, in a subshell)
+ktap_filter() {
+	if [ -n "$sec" ]; then kt_n=$sub_n kt_i='  '; else kt_n=$ktap_n kt_i=; fi
+	awk -v ind="$kt_i" -v n="$kt_n" '
+		/^(PASS|FAIL) / {
+			d = substr($0, 6)
+			gsub(/#/, "%", d)
+			if ($1 == "PASS") { p++; r = "ok" } else { f++; r = "not ok" }
+			printf "%s%s %d %s\n", ind, r, ++n, d
+			fflush()
+			next
+		}
+		{ print; fflush() }
+		END { print p + 0, f + 0 > "/tmp/ktap.n" }'
+}
+ktap_count() {
+	read -r kt_p kt_f < /tmp/ktap.n
+	pass=$((pass + kt_p))
+	fail=$((fail + kt_f))
+	[ "$kt_f" = 0 ] || sec_bad=1
+	if [ -n "$sec" ]; then sub_n=$((sub_n + kt_p + kt_f)); else ktap_n=$((ktap_n + kt_p + kt_f)); fi
+}
+# Run a test program: its PASS and FAIL lines are checks.
 run() {
 	"$@" > /tmp/out 2>&1
 	rc=$?
-	cat /tmp/out
-	p=$(grep -c '^PASS' /tmp/out)
-	f=$(grep -c '^FAIL' /tmp/out)
-	pass=$((pass + p))
-	fail=$((fail + f))
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then no "$* exited $rc"; fi
+	ktap_filter < /tmp/out
+	ktap_count
+	if [ "$rc" != 0 ] && [ "$kt_f" = 0 ]; then no "$* exited $rc"; fi
 	stop_early
 }
 klog_clear() { dmesg -c >> /tmp/klog; }
