@@ -71,11 +71,6 @@
 .align 64
 .Lhlanes:	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
 
-/* dword 0 of each 128-bit lane: where row 3 of a horizontal form takes CTR */
-.section	.rodata.cst64.kchacha_avx512_word0, "aM", @progbits, 64
-.align 64
-.Lword0:	.long	-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0
-
 .section	.rodata.cst64.kchacha_avx512_hstep, "aM", @progbits, 64
 .align 64
 .Lhstep:	.long	4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
@@ -172,6 +167,24 @@
 .macro	out64	ks, blk
 	vpxord		(64 * \blk)(SRC), \ks, \ks
 	vmovdqu32	\ks, (64 * \blk)(DST)
+.endm
+
+/*
+ * A state row in each 128-bit lane of \r: word 0 from \w0 (the row's
+ * first word in memory, or CTR), words 1-3 from \off + 4.. of the state;
+ * \t0 and \t1 scratch.  Word by word: a request's state is written by C
+ * just before the call, in stores of four or eight bytes, and a 16-byte
+ * load of it could not be forwarded from them; it would wait until they
+ * had reached the cache, and the rounds with it.
+ */
+.macro	srow	w0, off, r, t0, t1
+	vpbroadcastd	\w0, \r
+	vpbroadcastd	(\off + 4)(STATE), \t0
+	vpbroadcastd	(\off + 8)(STATE), \t1
+	vpunpckldq	\t0, \r, \r
+	vpbroadcastd	(\off + 12)(STATE), \t0
+	vpunpckldq	\t0, \t1, \t1
+	vpunpcklqdq	\t1, \r, \r
 .endm
 
 /*
@@ -308,12 +321,10 @@
  */
 .macro	hform	n
 .Lh\n:
-	vbroadcasti32x4	0x00(STATE), %zmm16
-	vbroadcasti32x4	0x10(STATE), %zmm17
-	vbroadcasti32x4	0x20(STATE), %zmm18
-	vbroadcasti32x4	0x30(STATE), %zmm19
-	vpbroadcastd	CTR, %zmm23
-	vpternlogd	$0xd8, .Lword0(%rip), %zmm23, %zmm19
+	srow		0x00(STATE), 0x00, %zmm16, %zmm24, %zmm25
+	srow		0x10(STATE), 0x10, %zmm17, %zmm24, %zmm25
+	srow		0x20(STATE), 0x20, %zmm18, %zmm24, %zmm25
+	srow		CTR, 0x30, %zmm19, %zmm24, %zmm25
 	vpaddd		.Lhlanes(%rip), %zmm19, %zmm19
 .if \n > 1
 	vmovdqa64	.Lhstep(%rip), %zmm23
@@ -363,12 +374,10 @@
  */
 .macro	hyform	n, pfx=, out=hyout
 .L\pfx\()hy\n:
-	vbroadcasti32x4	0x00(STATE), %ymm16
-	vbroadcasti32x4	0x10(STATE), %ymm17
-	vbroadcasti32x4	0x20(STATE), %ymm18
-	vbroadcasti32x4	0x30(STATE), %ymm3
-	vpbroadcastd	CTR, %ymm19
-	vpternlogd	$0xd8, .Lword0(%rip), %ymm19, %ymm3
+	srow		0x00(STATE), 0x00, %ymm16, %ymm24, %ymm25
+	srow		0x10(STATE), 0x10, %ymm17, %ymm24, %ymm25
+	srow		0x20(STATE), 0x20, %ymm18, %ymm24, %ymm25
+	srow		CTR, 0x30, %ymm3, %ymm24, %ymm25
 	vpaddd		.Lhlanes(%rip), %ymm3, %ymm19
 .if \n > 1
 	vpaddd		.Lhlanes+32(%rip), %ymm3, %ymm20
@@ -936,14 +945,12 @@ SYM_FUNC_END(kchacha_avx512_xor)
 .Lvl_m\n:
 	vpbroadcastd	CTR, %ymm16
 	vpaddd		.Llanes(%rip), %ymm16, %ymm16
-	vbroadcasti32x4	0x00(STATE), %ymm17
-	vbroadcasti32x4	0x10(STATE), %ymm18
-	vbroadcasti32x4	0x20(STATE), %ymm19
-	vbroadcasti32x4	0x30(STATE), %ymm23
+	srow		0x00(STATE), 0x00, %ymm17, %ymm30, %ymm31
+	srow		0x10(STATE), 0x10, %ymm18, %ymm30, %ymm31
+	srow		0x20(STATE), 0x20, %ymm19, %ymm30, %ymm31
 	mov		CTR, %r10d
 	add		$8, %r10d
-	vpbroadcastd	%r10d, %ymm28
-	vpternlogd	$0xd8, .Lword0(%rip), %ymm28, %ymm23
+	srow		%r10d, 0x30, %ymm23, %ymm30, %ymm31
 	vpaddd		.Lhlanes(%rip), %ymm23, %ymm28
 .if \n > 1
 	vpaddd		.Lhlanes+32(%rip), %ymm23, %ymm29

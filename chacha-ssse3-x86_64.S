@@ -85,6 +85,21 @@
 #define VR8		%xmm2
 #define VR16		%xmm3
 
+/*
+ * Words 1-3 of the state row at \off into lanes 1-3 of \r, whose lane 0
+ * already holds word 0 (by movd: the lanes above it zero); \t0 and \t1
+ * scratch.  Word by word, as the vertical form's broadcasts: 16-byte loads
+ * of a state just written in smaller stores wait for the cache.
+ */
+.macro	srow	off, r, t0, t1
+	movd		(\off + 4)(STATE), \t0
+	movd		(\off + 8)(STATE), \t1
+	punpckldq	\t0, \r
+	movd		(\off + 12)(STATE), \t0
+	punpckldq	\t0, \t1
+	punpcklqdq	\t1, \r
+.endm
+
 /* a += b, d ^= a, d <<<= 16 or 8 (\m: its shuffle), a in a register */
 .macro	vadd	a, b, d, m
 	paddd		\b, \a
@@ -294,29 +309,15 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 
 	/*
 	 * S: each state word in all four lanes, the counters 0..3 apart,
-	 * broadcast straight into the registers of the first pass (each
-	 * row's last word last, in place over the row)
+	 * broadcast straight into the registers of the first pass.  Word by
+	 * word: the state was written by C just before the call, in stores
+	 * of four or eight bytes, and a 16-byte load of it could not be
+	 * forwarded from them (it would wait until they reached the cache).
 	 */
-	movdqu		0x00(STATE), %xmm3
-	pshufd		$0x00, %xmm3, %xmm0
-	pshufd		$0x55, %xmm3, %xmm1
-	pshufd		$0xaa, %xmm3, %xmm2
-	pshufd		$0xff, %xmm3, %xmm3
-	movdqu		0x10(STATE), %xmm7
-	pshufd		$0x00, %xmm7, %xmm4
-	pshufd		$0x55, %xmm7, %xmm5
-	pshufd		$0xaa, %xmm7, %xmm6
-	pshufd		$0xff, %xmm7, %xmm7
-	movdqu		0x20(STATE), %xmm11
-	pshufd		$0x00, %xmm11, %xmm8
-	pshufd		$0x55, %xmm11, %xmm9
-	pshufd		$0xaa, %xmm11, %xmm10
-	pshufd		$0xff, %xmm11, %xmm11
-	movdqu		0x30(STATE), %xmm15
-	pshufd		$0x00, %xmm15, %xmm12
-	pshufd		$0x55, %xmm15, %xmm13
-	pshufd		$0xaa, %xmm15, %xmm14
-	pshufd		$0xff, %xmm15, %xmm15
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	movd		(4 * \i)(STATE), %xmm\i
+	pshufd		$0x00, %xmm\i, %xmm\i
+.endr
 	paddd		.Llanes(%rip), %xmm12
 	movdqa		%xmm0, S(0)
 	movdqa		%xmm1, S(1)
@@ -401,17 +402,14 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 .Lhoriz:
 	movdqa		.Lrot16(%rip), %xmm15
 	movdqa		.Lrot8(%rip), %xmm9
-	movdqu		0x00(STATE), %xmm10
-	movdqu		0x10(STATE), %xmm11
-	movdqu		0x20(STATE), %xmm12
-	movdqu		0x30(STATE), %xmm13
-	movd		CTR, %xmm0
-	pshufd		$0x00, %xmm13, %xmm1
-	/* lane 0 of row 3 becomes CTR, the others stay */
-	psubd		%xmm1, %xmm0
-	pslldq		$12, %xmm0
-	psrldq		$12, %xmm0
-	paddd		%xmm0, %xmm13
+	movd		0x00(STATE), %xmm10
+	srow		0x00, %xmm10, %xmm0, %xmm1
+	movd		0x10(STATE), %xmm11
+	srow		0x10, %xmm11, %xmm0, %xmm1
+	movd		0x20(STATE), %xmm12
+	srow		0x20, %xmm12, %xmm0, %xmm1
+	movd		CTR, %xmm13
+	srow		0x30, %xmm13, %xmm0, %xmm1
 	cmp		$64, LEN
 	jbe		.Lh1
 
@@ -556,10 +554,14 @@ SYM_FUNC_END(kchacha_ssse3_xor)
  * 0..3 and 12..15 out.
  */
 SYM_TYPED_FUNC_START(kchacha_ssse3_hchacha)
-	movdqu		0x00(%rdi), %xmm0
-	movdqu		0x10(%rdi), %xmm1
-	movdqu		0x20(%rdi), %xmm2
-	movdqu		0x30(%rdi), %xmm3
+	movd		0x00(STATE), %xmm0
+	srow		0x00, %xmm0, %xmm4, %xmm5
+	movd		0x10(STATE), %xmm1
+	srow		0x10, %xmm1, %xmm4, %xmm5
+	movd		0x20(STATE), %xmm2
+	srow		0x20, %xmm2, %xmm4, %xmm5
+	movd		0x30(STATE), %xmm3
+	srow		0x30, %xmm3, %xmm4, %xmm5
 	movdqa		.Lrot16(%rip), %xmm5
 	movdqa		.Lrot8(%rip), %xmm6
 .Lhc_dround:

@@ -24,9 +24,10 @@ a new instruction in them needs a deliberate addition here:
     vmovdqa vmovdqa64 vmovdqu vmovdqu32 (the aligned forms fault on a
     misaligned address, as the CPU does), vmovdqu8 (masked: a masked-off
     byte of memory is never touched), vpbroadcastd, vbroadcasti128,
-    vbroadcasti32x4, vinserti128, vinserti64x4, vpinsrd, vpaddd, vpxor
-    vpxord, vpor, vpternlogd, vpslld vpsrld (immediate count), vprold,
-    vpshufb, vpshufd, vpunpck{l,h}{dq,qdq}, vperm2i128, vshufi32x4,
+    vbroadcasti32x4, vinserti128, vinserti64x4, vpinsrd, vmovd (into an
+    xmm register), vpaddd, vpxor vpxord, vpor, vpternlogd, vpslld vpsrld
+    (immediate count), vprold, vpshufb, vpshufd, vpunpck{l,h}{dq,qdq},
+    vperm2i128, vshufi32x4,
     vzeroupper; kmovq from a 64-bit register
   general purpose (8/16/32/64-bit registers, 32-bit writes zero-extend):
     mov movzbl add sub and xor cmp test inc dec neg not shl shr (by %cl or
@@ -507,6 +508,13 @@ class CPU:
         x[4 * lane:4 * lane + 4] = self.vget(s2, 4)
         self.vset(d, x)
 
+    def op_vmovd(self, insn):
+        s, d = insn.ops
+        if d.kind != 'v' or d.size != 4 or (s.kind == 'g' and s.size != 32):
+            raise EmuError('unsupported ' + insn.text)
+        x = self.gget(s, 32) if s.kind == 'g' else self.vget(s, 1)[0]
+        self.vset(d, [x, 0, 0, 0])
+
     def op_vpinsrd(self, insn):
         imm, s2, s1, d = insn.ops
         if d.size != 4 or s1.size != 4:
@@ -840,7 +848,7 @@ OPERAND_FORMS = {
     'vmovdqu': 'vv|mv|vm', 'vmovdqu32': 'vv|mv|vm',
     'vmovdqa': 'vv|mv|vm', 'vmovdqa64': 'vv|mv|vm',
     'vpbroadcastd': '[vgm]v', 'vbroadcasti128': 'mv', 'vinserti128': 'i[vm]vv',
-    'vpinsrd': 'i[gm]vv',
+    'vpinsrd': 'i[gm]vv', 'vmovd': '[gm]v',
     'vpaddd': _VM + 'vv', 'vpxor': _VM + 'vv', 'vpxord': _VM + 'vv',
     'vpor': _VM + 'vv', 'vpshufb': _VM + 'vv',
     'vpunpckldq': _VM + 'vv', 'vpunpckhdq': _VM + 'vv',
