@@ -76,7 +76,7 @@
 .Lhstep:	.long	4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
 
 /* the longest request kchacha_avx512_xor() leaves to the ymm code */
-#define KCHACHA_AVX512_YMM_MAX	576
+#define KCHACHA_AVX512_YMM_MAX	512
 
 /* arguments */
 #define STATE		%rdi
@@ -599,12 +599,15 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	jz		.Lret
 	mov		LEN32, LEN32
 	/*
-	 * A request of up to nine blocks is the ymm code's: its forms are
-	 * as fast as the zmm ones at 576 bytes and up to a sixth faster
-	 * below (Intel Emerald Rapids, user space), where the zmm forms'
-	 * 512-bit loads, XORs and stores cost more than they save.  The
-	 * forms below still serve what a request leaves after its 1024-byte
-	 * passes.
+	 * A request of up to eight blocks is the ymm code's: its forms are
+	 * up to a sixth faster there (Intel Emerald Rapids, user space),
+	 * where the zmm forms' 512-bit loads, XORs and stores cost more
+	 * than they save.  At nine blocks (576 bytes) three zmm chains of
+	 * four are as fast as the ymm code's eight vertical blocks and a
+	 * chain on Emerald Rapids, and a tenth faster on AMD Zen 5, whose
+	 * two-cycle vector operations leave the mixed form's longer loop
+	 * above the chains' latency.  The forms below still serve what a
+	 * request leaves after its 1024-byte passes.
 	 */
 	cmp		$KCHACHA_AVX512_YMM_MAX, LEN
 	ja		.Lzmm

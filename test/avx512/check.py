@@ -67,7 +67,7 @@ AVX512 = 'kchacha_avx512_xor'
 AVX512VL = 'kchacha_avx512vl_xor'
 # KCHACHA_AVX512_YMM_MAX of chacha-avx512-x86_64.S: the longest request
 # kchacha_avx512_xor() hands to kchacha_avx512vl_xor()
-YMM_MAX = 576
+YMM_MAX = 512
 AVX2 = 'kchacha_avx2_xor'
 # the harness's name for each function
 ISA = {AVX2: 'avx2', AVX512: 'avx512', AVX512VL: 'avx512vl'}
