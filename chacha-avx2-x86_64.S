@@ -177,11 +177,29 @@
 
 /*
  * 32 bytes of keystream in \ks out at offset \off: XORed into dst (\ks is
- * clobbered), or (\buf = 1) into the keystream buffer at the same offset.
+ * clobbered).  In a pass that ends inside its blocks (\buf = 1), with LEN
+ * from PLO to PHI, only a piece that ends at or before LEN goes out so;
+ * one that LEN ends in goes to the keystream buffer at the same offset,
+ * for .Ltail_buf, and one past PHI nowhere.  Only the tests each range
+ * leaves open are assembled.
  */
 .macro	out32	buf, ks, off
 .if \buf
+.if \off + 32 <= PLO
+	out32		0, \ks, \off
+.elseif \off + 32 > PHI
+.if \off < PHI
 	vmovdqa		\ks, \off(%rsp)
+.endif
+.else
+	cmp		$(\off + 32), LEN
+	jb		.Lbuf\@
+	out32		0, \ks, \off
+	jmp		.Lout\@
+.Lbuf\@:
+	vmovdqa		\ks, \off(%rsp)
+.Lout\@:
+.endif
 .else
 	vpxor		\off(SRC), \ks, \ks
 	vmovdqu		\ks, \off(DST)
@@ -420,8 +438,10 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	jmp		.Lhoriz
 
 .Lv8_partial:
+	.set		PLO, 257
+	.set		PHI, 511
 	v8_finish	1
-	jmp		.Ltail
+	jmp		.Ltail_buf
 
 	/*
 	 * Four or fewer blocks left: rows 0..2 of both lanes in ymm10-12,
@@ -484,9 +504,11 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	jmp		.Ldone
 .Lh4_partial:
 	mov		$(FRAME / 32), %r11d
+	.set		PLO, 129
+	.set		PHI, 255
 	hout		1, 0, 0, 1, 2, 3, 8, 9
 	hout		1, 2, 4, 5, 6, 7, 8, 9
-	jmp		.Ltail
+	jmp		.Ltail_buf
 
 	/*
 	 * one block: the two-block chain on the low lanes alone, which
@@ -557,8 +579,24 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	sub		$64, LEN
 	vperm2i128	$0x31, %ymm1, %ymm0, %ymm8
 	vperm2i128	$0x31, %ymm3, %ymm2, %ymm9
+	.set		PLO, 1
+	.set		PHI, 63
 	out32		1, %ymm8, 0
 	out32		1, %ymm9, 32
+
+	/*
+	 * After out32 with \buf = 1: the whole 32-byte pieces are out, the
+	 * buffer holds the one LEN ends in at its offset; skip to it.
+	 */
+.Ltail_buf:
+	mov		LEN, %rax
+	and		$-32, %rax
+	add		%rax, SRC
+	add		%rax, DST
+	sub		%rax, LEN
+	mov		%rsp, %r10
+	add		%rax, %r10
+	jmp		.Ltail32
 
 	/* XOR the LEN bytes left with the keystream buffer at the frame base */
 .Ltail:
