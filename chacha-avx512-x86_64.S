@@ -606,8 +606,11 @@ SYM_TYPED_FUNC_START(kchacha_avx512_xor)
 	 * four are as fast as the ymm code's eight vertical blocks and a
 	 * chain on Emerald Rapids, and a tenth faster on AMD Zen 5, whose
 	 * two-cycle vector operations leave the mixed form's longer loop
-	 * above the chains' latency.  The forms below still serve what a
-	 * request leaves after its 1024-byte passes.
+	 * above the chains' latency; on AMD Zen 4, which splits 512-bit
+	 * operations, they are a fifth slower, and the driver's C dispatch
+	 * (kchacha_avx512_entry()) sends nine blocks to the ymm code there.
+	 * The forms below still serve what a request leaves after its
+	 * 1024-byte passes.
 	 */
 	cmp		$KCHACHA_AVX512_YMM_MAX, LEN
 	ja		.Lzmm

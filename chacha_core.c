@@ -7,6 +7,7 @@
  * This file also builds into the user-space tests, where test/shim stands in
  * for the kernel headers below.
  */
+#include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #ifndef KCHACHA_USERSPACE
@@ -78,6 +79,45 @@ static bool kchacha_avx512_ok(void)
 	       boot_cpu_has(X86_FEATURE_AVX512BW) &&
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
 				 XFEATURE_MASK_AVX512, NULL);
+}
+
+int kchacha_avx512_nine_ymm = -1;
+
+/**
+ * kchacha_avx512_entry() - the zmm driver's xor: nine blocks by the CPU
+ * @state: as kchacha_xor_fn
+ * @dst: output
+ * @src: input
+ * @len: bytes
+ * @nrounds: 20, 12 or 8
+ *
+ * kchacha_avx512_xor() hands up to eight blocks to the ymm code itself.
+ * Nine (513 to 576 bytes) go to the ymm code too where the table's other
+ * order applies (kchacha_cpu_slow()): on AMD Zen 4, which splits each
+ * 512-bit operation in two, the ymm code's nine-block form is a fifth
+ * faster than the zmm code's three chains of four; where 512-bit units
+ * are whole, the chains are as fast (Intel Emerald Rapids) or a tenth
+ * faster (AMD Zen 5).  kchacha_avx512_nine_ymm caches the answer (-1
+ * until the first such request; tests set it).  Not static: the tests
+ * that call assembly entries bare find kchacha_avx512_xor() behind it.
+ */
+void kchacha_avx512_entry(const u32 *state, u8 *dst, const u8 *src,
+			  unsigned int len, int nrounds)
+{
+	int ymm;
+
+	if (len <= 9 * KCHACHA_BLOCK_SIZE) {
+		ymm = READ_ONCE(kchacha_avx512_nine_ymm);
+		if (unlikely(ymm < 0)) {
+			ymm = kchacha_cpu_slow();
+			WRITE_ONCE(kchacha_avx512_nine_ymm, ymm);
+		}
+		if (ymm) {
+			kchacha_avx512vl_xor(state, dst, src, len, nrounds);
+			return;
+		}
+	}
+	kchacha_avx512_xor(state, dst, src, len, nrounds);
 }
 #endif
 
@@ -188,7 +228,7 @@ const struct kchacha_impl kchacha_impls[] = {
 		.simd_min = KCHACHA_X86_SIMD_MIN,
 		.batch = 16,
 		.cpu_ok = kchacha_avx512_ok,
-		.xor = kchacha_avx512_xor,
+		.xor = kchacha_avx512_entry,
 		.hchacha = kchacha_avx2_hchacha,
 		.simd = true,
 	},

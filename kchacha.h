@@ -83,6 +83,15 @@ bool kchacha_x86_ymm_first(bool zmm_lowers_clock, bool amd,
 			   unsigned int family);
 bool kchacha_arm_neon_slow(u32 part);
 
+/*
+ * chacha_core.c, x86_64: whether kchacha_avx512_entry(), the zmm driver's
+ * xor, sends nine blocks to the ymm code (1), or not (0); -1 until its
+ * first such request asks kchacha_cpu_slow()
+ */
+extern int kchacha_avx512_nine_ymm;
+void kchacha_avx512_entry(const u32 *state, u8 *dst, const u8 *src,
+			  unsigned int len, int nrounds);
+
 /* read_cpuid_part() of the 32-bit ARM cores whose NEON ChaCha is slow */
 #define KCHACHA_ARM_PART_CORTEX_A5	0x4100c050
 #define KCHACHA_ARM_PART_CORTEX_A7	0x4100c070

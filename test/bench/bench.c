@@ -560,12 +560,22 @@ static struct kchacha_impl base_impls[16];
 
 static const struct kchacha_impl *base_impl(const struct kchacha_impl *impl)
 {
+	void (*today)(void) = (void (*)(void))impl->xor;
 	unsigned int i;
 
+#if defined(__x86_64__)
+	/*
+	 * The zmm driver's xor is chacha_core.c's dispatch of nine blocks
+	 * (kchacha_avx512_entry()) around the assembly entry: the base's
+	 * entry, which chose for itself then, pairs with it.
+	 */
+	if (impl->xor == kchacha_avx512_entry)
+		today = (void (*)(void))kchacha_avx512_xor;
+#endif
 	for (i = 0; kchacha_base_fns && kchacha_base_fns[i].today; i++) {
 		struct kchacha_impl *b = &base_impls[impl - kchacha_impls];
 
-		if (kchacha_base_fns[i].today != (void (*)(void))impl->xor)
+		if (kchacha_base_fns[i].today != today)
 			continue;
 		*b = *impl;
 		b->xor = (kchacha_xor_fn)kchacha_base_fns[i].base;

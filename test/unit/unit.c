@@ -469,6 +469,70 @@ static void test_routing(const struct kchacha_impl *impl)
 	kchacha_shim_simd_usable = true;
 }
 
+#if defined(__x86_64__)
+static const char *entry_called;
+
+static void entry_hook(const char *entry, unsigned int len)
+{
+	(void)len;
+	entry_called = entry;
+}
+
+/*
+ * The zmm driver's xor (chacha_core.c, kchacha_avx512_entry()): nine
+ * blocks go to the ymm code where kchacha_avx512_nine_ymm says so, to the
+ * zmm entry where not, ten always to the zmm entry; the first nine-block
+ * request sets the cache from kchacha_cpu_slow().  Which assembly entry
+ * each request reached, by the shim's hook, and its output.
+ */
+static void test_nine_blocks(const struct kchacha_impl *impl)
+{
+	static const struct {
+		int ymm;
+		unsigned int len;
+		const char *entry;
+	} cases[] = {
+		{ 1, 513, "kchacha_avx512vl_xor" },
+		{ 1, 576, "kchacha_avx512vl_xor" },
+		{ 1, 577, "kchacha_avx512_xor" },
+		{ 0, 513, "kchacha_avx512_xor" },
+		{ 0, 576, "kchacha_avx512_xor" },
+		{ 0, 4096, "kchacha_avx512_xor" },
+	};
+	int saved = kchacha_avx512_nine_ymm;
+	u8 key[32], iv[16];
+	u32 w[8], state[16];
+	char what[96];
+	size_t i;
+
+	fill(key, sizeof(key));
+	fill(iv, sizeof(iv));
+	key_words(w, key);
+	kchacha_shim_simd_hook = entry_hook;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned int len = cases[i].len;
+
+		fill(src_buf, len);
+		ref_chacha(key, iv, 20, ref_buf, src_buf, len);
+		kchacha_avx512_nine_ymm = cases[i].ymm;
+		entry_called = NULL;
+		kchacha_init_state(state, w, iv);
+		kchacha_crypt(impl, state, dst_buf, src_buf, len, 20);
+		snprintf(what, sizeof(what), "nine_ymm %d: %u bytes to %s",
+			 cases[i].ymm, len, cases[i].entry);
+		check(entry_called && !strcmp(entry_called, cases[i].entry) &&
+		      !memcmp(dst_buf, ref_buf, len), impl->name, what, len);
+	}
+	kchacha_avx512_nine_ymm = -1;
+	kchacha_init_state(state, w, iv);
+	kchacha_crypt(impl, state, dst_buf, src_buf, 576, 20);
+	check(kchacha_avx512_nine_ymm == kchacha_cpu_slow(), impl->name,
+	      "the first nine-block request caches kchacha_cpu_slow()", 576);
+	kchacha_shim_simd_hook = NULL;
+	kchacha_avx512_nine_ymm = saved;
+}
+#endif
+
 /* Does fn(impl) die of the shim's abort()? */
 static bool dies_outside(const struct kchacha_impl *impl,
 			 void (*fn)(const struct kchacha_impl *impl))
@@ -561,6 +625,10 @@ static void test_impl(const struct kchacha_impl *impl)
 	if (impl->simd) {
 		test_simd_check(impl);
 		test_routing(impl);
+#if defined(__x86_64__)
+		if (!strcmp(impl->name, "avx512"))
+			test_nine_blocks(impl);
+#endif
 	}
 	test_bytewise(impl);
 
