@@ -11,9 +11,9 @@
  *  - eight blocks "vertically": a register holds one state word of eight
  *    consecutive blocks.  The four quarter rounds of a round advance
  *    together, step by step, four independent chains in flight at every
- *    point.  The rotation shuffles stay in registers, which leaves one
- *    scratch register and thirteen for the state: words 1..3 live in stack
- *    slots, each used by an add from memory and a store.  The output is a
+ *    point.  The rotation shuffles are memory operands, which leaves one
+ *    scratch register and fifteen for the state: word 3 lives in a stack
+ *    slot, used by an add from memory and a store.  The output is a
  *    4x4 dword transpose per row group inside each 128-bit lane, then lane
  *    halves of two row groups joined into 32-byte pieces;
  *  - four blocks as two interleaved "horizontal" chains: one state row of
@@ -66,8 +66,9 @@
 /*
  * Stack frame, 32-byte aligned: S, the sixteen state words broadcast to
  * eight lanes (word 12 holds the eight counters of the pass), reused as the
- * keystream buffer of a partial pass; then the slots of words 1..3 (and
- * one spare, which keeps the frame a multiple of 128 bytes).
+ * keystream buffer of a partial pass; then the slots of words 1..3 (word
+ * 3 through the rounds, the three words' keystream after them) and one
+ * spare, which keeps the frame a multiple of 128 bytes.
  */
 #define S(i)		(32 * (i))(%rsp)
 #define A(i)		(512 + 32 * ((i) - 1))(%rsp)
@@ -86,12 +87,16 @@
 .text
 
 /*
- * The vertical form's registers: the scratch register, word 0, the 8- and
- * 16-bit rotation shuffles; words 4..15 are in ymm4-15.
+ * The vertical form's registers: the scratch register, then words 0..2;
+ * words 4..15 are in ymm4-15, word 3 in its slot A(3).  The rotation
+ * shuffles are read from .rodata by each vpshufb: on a CPU whose vector
+ * operations take two cycles (AMD Zen 5) the loop is bound by its chains,
+ * and two words more in registers take two slots' stores and reloads off
+ * them, where two registers of shuffle masks saved only loads.
  */
 #define VT		%ymm0
-#define VR8		%ymm2
-#define VR16		%ymm3
+#define VR8		.Lrot8(%rip)
+#define VR16		.Lrot16(%rip)
 
 /*
  * Words 1-3 of the state row at \off into lanes 1-3 of both 128-bit halves
@@ -135,22 +140,22 @@
 .endm
 
 /*
- * One round: four quarter rounds on (ai, bi, ci, di), word a0 in a
- * register and a1..a3 in slots, each step taken by all four before the
+ * One round: four quarter rounds on (ai, bi, ci, di), words a0..a2 in
+ * registers and a3 in its slot, each step taken by all four before the
  * next.  Used for both the column and the diagonal rounds.
  */
 .macro	vround	a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3
 	vadd		\a0, \b0, \d0, VR16
-	vaddm		\a1, \b1, \d1, VR16
-	vaddm		\a2, \b2, \d2, VR16
+	vadd		\a1, \b1, \d1, VR16
+	vadd		\a2, \b2, \d2, VR16
 	vaddm		\a3, \b3, \d3, VR16
 	vmix		\c0, \d0, \b0, 12
 	vmix		\c1, \d1, \b1, 12
 	vmix		\c2, \d2, \b2, 12
 	vmix		\c3, \d3, \b3, 12
 	vadd		\a0, \b0, \d0, VR8
-	vaddm		\a1, \b1, \d1, VR8
-	vaddm		\a2, \b2, \d2, VR8
+	vadd		\a1, \b1, \d1, VR8
+	vadd		\a2, \b2, \d2, VR8
 	vaddm		\a3, \b3, \d3, VR8
 	vmix		\c0, \d0, \b0, 7
 	vmix		\c1, \d1, \b1, 7
@@ -221,20 +226,18 @@
 
 /*
  * The end of a vertical pass: the feed-forward, then each pair of row
- * groups transposed, joined and put out.  Word 0 is in ymm1, words 1..3 in
- * their slots, words 4..15 in ymm4-15.
+ * groups transposed, joined and put out.  Words 0..2 are in ymm1-3, word 3
+ * in its slot, words 4..15 in ymm4-15.
  */
 .macro	v8_finish	buf
-	/* words 1..3 first: a partial pass overwrites S */
-	vmovdqa		A(1), %ymm0
-	vmovdqa		A(2), %ymm2
-	vmovdqa		A(3), %ymm3
-	vpaddd		S(1), %ymm0, %ymm0
-	vpaddd		S(2), %ymm2, %ymm2
-	vpaddd		S(3), %ymm3, %ymm3
-	vmovdqa		%ymm0, A(1)
-	vmovdqa		%ymm2, A(2)
-	vmovdqa		%ymm3, A(3)
+	/* words 1..3 first, into the slots: a partial pass overwrites S */
+	vmovdqa		A(3), %ymm0
+	vpaddd		S(1), %ymm2, %ymm2
+	vpaddd		S(2), %ymm3, %ymm3
+	vpaddd		S(3), %ymm0, %ymm0
+	vmovdqa		%ymm2, A(1)
+	vmovdqa		%ymm3, A(2)
+	vmovdqa		%ymm0, A(3)
 	vpaddd		S(0), %ymm1, %ymm1
 	vpaddd		S(4), %ymm4, %ymm4
 	vpaddd		S(5), %ymm5, %ymm5
@@ -381,19 +384,17 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vmovdqa		%ymm14, S(14)
 	vmovdqa		%ymm15, S(15)
 	mov		$(FRAME / 32), %r11d
-	vmovdqa		%ymm1, A(1)
-	vmovdqa		%ymm2, A(2)
 	vmovdqa		%ymm3, A(3)
+	vmovdqa		%ymm2, %ymm3
+	vmovdqa		%ymm1, %ymm2
 	vmovdqa		%ymm0, %ymm1
 	jmp		.Lv8_rounds
 
 .Lv8_pass:
-	vmovdqa		S(1), %ymm1
-	vmovdqa		S(2), %ymm2
-	vmovdqa		S(3), %ymm3
-	vmovdqa		%ymm1, A(1)
-	vmovdqa		%ymm2, A(2)
-	vmovdqa		%ymm3, A(3)
+	vmovdqa		S(3), %ymm0
+	vmovdqa		%ymm0, A(3)
+	vmovdqa		S(2), %ymm3
+	vmovdqa		S(1), %ymm2
 	vmovdqa		S(0), %ymm1
 	vmovdqa		S(4), %ymm4
 	vmovdqa		S(5), %ymm5
@@ -408,15 +409,13 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	vmovdqa		S(14), %ymm14
 	vmovdqa		S(15), %ymm15
 .Lv8_rounds:
-	vmovdqa		.Lrot8(%rip), VR8
-	vmovdqa		.Lrot16(%rip), VR16
 	mov		ROUNDS, %eax
 
 .Lv8_dround:
 	/* the columns, then the diagonals */
-	vround		%ymm1, A(1), A(2), A(3), %ymm4, %ymm5, %ymm6, %ymm7, \
+	vround		%ymm1, %ymm2, %ymm3, A(3), %ymm4, %ymm5, %ymm6, %ymm7, \
 			%ymm8, %ymm9, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, %ymm15
-	vround		%ymm1, A(1), A(2), A(3), %ymm5, %ymm6, %ymm7, %ymm4, \
+	vround		%ymm1, %ymm2, %ymm3, A(3), %ymm5, %ymm6, %ymm7, %ymm4, \
 			%ymm10, %ymm11, %ymm8, %ymm9, %ymm15, %ymm12, %ymm13, %ymm14
 	sub		$2, %eax
 	jnz		.Lv8_dround
