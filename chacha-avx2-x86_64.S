@@ -84,6 +84,8 @@
 /* the counter of the next block to produce */
 #define CTR		%r9d
 
+#include "chacha-x86-rows.S"
+
 .text
 
 /*
@@ -97,23 +99,6 @@
 #define VT		%ymm0
 #define VR8		.Lrot8(%rip)
 #define VR16		.Lrot16(%rip)
-
-/*
- * Words 1-3 of the state row at \off into lanes 1-3 of both 128-bit halves
- * of \r, whose word 0 is already in every lane; \t0 and \t1 scratch.
- * Word by word: a request's state is written by C just before the call, in
- * stores of four or eight bytes, and a 16-byte load of it could not be
- * forwarded from them; it would wait until they had reached the cache, and
- * the rounds with it.
- */
-.macro	srow	off, r, t0, t1
-	vpbroadcastd	(\off + 4)(STATE), \t0
-	vpbroadcastd	(\off + 8)(STATE), \t1
-	vpunpckldq	\t0, \r, \r
-	vpbroadcastd	(\off + 12)(STATE), \t0
-	vpunpckldq	\t0, \t1, \t1
-	vpunpcklqdq	\t1, \r, \r
-.endm
 
 /* a += b, d ^= a, d <<<= 16 or 8 (\m: its shuffle), a in a register */
 .macro	vadd	a, b, d, m
@@ -448,15 +433,9 @@ SYM_TYPED_FUNC_START(kchacha_avx2_xor)
 	 * shuffles in ymm15 and ymm14.
 	 */
 .Lhoriz:
-	vpbroadcastd	0x00(STATE), %ymm10
-	srow		0x00, %ymm10, %ymm0, %ymm1
-	vpbroadcastd	0x10(STATE), %ymm11
-	srow		0x10, %ymm11, %ymm0, %ymm1
-	vpbroadcastd	0x20(STATE), %ymm12
-	srow		0x20, %ymm12, %ymm0, %ymm1
+	srows		%ymm10, %ymm11, %ymm12, %ymm0, %ymm1
 	vmovd		CTR, %xmm13
-	vpbroadcastd	%xmm13, %ymm13
-	srow		0x30, %ymm13, %ymm0, %ymm1
+	srow		%xmm13, 0x30, %ymm13, %ymm0, %ymm1
 	vpaddd		.Lhstep1(%rip), %ymm13, %ymm13
 	vmovdqa		.Lrot16(%rip), %ymm15
 	vmovdqa		.Lrot8(%rip), %ymm14
@@ -672,14 +651,8 @@ SYM_FUNC_END(kchacha_avx2_xor)
  * so that it mixes with the AVX2 code without transition costs.
  */
 SYM_TYPED_FUNC_START(kchacha_avx2_hchacha)
-	vpbroadcastd	0x00(STATE), %xmm0
-	srow		0x00, %xmm0, %xmm4, %xmm5
-	vpbroadcastd	0x10(STATE), %xmm1
-	srow		0x10, %xmm1, %xmm4, %xmm5
-	vpbroadcastd	0x20(STATE), %xmm2
-	srow		0x20, %xmm2, %xmm4, %xmm5
-	vpbroadcastd	0x30(STATE), %xmm3
-	srow		0x30, %xmm3, %xmm4, %xmm5
+	srows		%xmm0, %xmm1, %xmm2, %xmm4, %xmm5
+	srow		0x30(STATE), 0x30, %xmm3, %xmm4, %xmm5
 	vmovdqa		.Lrot16(%rip), %xmm5
 	vmovdqa		.Lrot8(%rip), %xmm6
 .Lhc_dround:

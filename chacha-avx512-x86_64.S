@@ -88,6 +88,8 @@
 /* the counter of the next block to produce */
 #define CTR		%r9d
 
+#include "chacha-x86-rows.S"
+
 .text
 
 /*
@@ -167,24 +169,6 @@
 .macro	out64	ks, blk
 	vpxord		(64 * \blk)(SRC), \ks, \ks
 	vmovdqu32	\ks, (64 * \blk)(DST)
-.endm
-
-/*
- * A state row in each 128-bit lane of \r: word 0 from \w0 (the row's
- * first word in memory, or CTR), words 1-3 from \off + 4.. of the state;
- * \t0 and \t1 scratch.  Word by word: a request's state is written by C
- * just before the call, in stores of four or eight bytes, and a 16-byte
- * load of it could not be forwarded from them; it would wait until they
- * had reached the cache, and the rounds with it.
- */
-.macro	srow	w0, off, r, t0, t1
-	vpbroadcastd	\w0, \r
-	vpbroadcastd	(\off + 4)(STATE), \t0
-	vpbroadcastd	(\off + 8)(STATE), \t1
-	vpunpckldq	\t0, \r, \r
-	vpbroadcastd	(\off + 12)(STATE), \t0
-	vpunpckldq	\t0, \t1, \t1
-	vpunpcklqdq	\t1, \r, \r
 .endm
 
 /*
@@ -321,9 +305,7 @@
  */
 .macro	hform	n
 .Lh\n:
-	srow		0x00(STATE), 0x00, %zmm16, %zmm24, %zmm25
-	srow		0x10(STATE), 0x10, %zmm17, %zmm24, %zmm25
-	srow		0x20(STATE), 0x20, %zmm18, %zmm24, %zmm25
+	srows		%zmm16, %zmm17, %zmm18, %zmm24, %zmm25
 	srow		CTR, 0x30, %zmm19, %zmm24, %zmm25
 	vpaddd		.Lhlanes(%rip), %zmm19, %zmm19
 .if \n > 1
@@ -374,9 +356,7 @@
  */
 .macro	hyform	n, pfx=, out=hyout
 .L\pfx\()hy\n:
-	srow		0x00(STATE), 0x00, %ymm16, %ymm24, %ymm25
-	srow		0x10(STATE), 0x10, %ymm17, %ymm24, %ymm25
-	srow		0x20(STATE), 0x20, %ymm18, %ymm24, %ymm25
+	srows		%ymm16, %ymm17, %ymm18, %ymm24, %ymm25
 	srow		CTR, 0x30, %ymm3, %ymm24, %ymm25
 	vpaddd		.Lhlanes(%rip), %ymm3, %ymm19
 .if \n > 1
@@ -951,9 +931,7 @@ SYM_FUNC_END(kchacha_avx512_xor)
 .Lvl_m\n:
 	vpbroadcastd	CTR, %ymm16
 	vpaddd		.Llanes(%rip), %ymm16, %ymm16
-	srow		0x00(STATE), 0x00, %ymm17, %ymm30, %ymm31
-	srow		0x10(STATE), 0x10, %ymm18, %ymm30, %ymm31
-	srow		0x20(STATE), 0x20, %ymm19, %ymm30, %ymm31
+	srows		%ymm17, %ymm18, %ymm19, %ymm30, %ymm31
 	mov		CTR, %r10d
 	add		$8, %r10d
 	srow		%r10d, 0x30, %ymm23, %ymm30, %ymm31

@@ -75,6 +75,9 @@
 /* the counter of the next block to produce */
 #define CTR		%r9d
 
+#define KCHACHA_ROWS_SSE
+#include "chacha-x86-rows.S"
+
 .text
 
 /*
@@ -84,21 +87,6 @@
 #define VT		%xmm0
 #define VR8		%xmm2
 #define VR16		%xmm3
-
-/*
- * Words 1-3 of the state row at \off into lanes 1-3 of \r, whose lane 0
- * already holds word 0 (by movd: the lanes above it zero); \t0 and \t1
- * scratch.  Word by word, as the vertical form's broadcasts: 16-byte loads
- * of a state just written in smaller stores wait for the cache.
- */
-.macro	srow	off, r, t0, t1
-	movd		(\off + 4)(STATE), \t0
-	movd		(\off + 8)(STATE), \t1
-	punpckldq	\t0, \r
-	movd		(\off + 12)(STATE), \t0
-	punpckldq	\t0, \t1
-	punpcklqdq	\t1, \r
-.endm
 
 /* a += b, d ^= a, d <<<= 16 or 8 (\m: its shuffle), a in a register */
 .macro	vadd	a, b, d, m
@@ -402,14 +390,8 @@ SYM_TYPED_FUNC_START(kchacha_ssse3_xor)
 .Lhoriz:
 	movdqa		.Lrot16(%rip), %xmm15
 	movdqa		.Lrot8(%rip), %xmm9
-	movd		0x00(STATE), %xmm10
-	srow		0x00, %xmm10, %xmm0, %xmm1
-	movd		0x10(STATE), %xmm11
-	srow		0x10, %xmm11, %xmm0, %xmm1
-	movd		0x20(STATE), %xmm12
-	srow		0x20, %xmm12, %xmm0, %xmm1
-	movd		CTR, %xmm13
-	srow		0x30, %xmm13, %xmm0, %xmm1
+	srows		%xmm10, %xmm11, %xmm12, %xmm0, %xmm1
+	srow		CTR, 0x30, %xmm13, %xmm0, %xmm1
 	cmp		$64, LEN
 	jbe		.Lh1
 
@@ -554,14 +536,8 @@ SYM_FUNC_END(kchacha_ssse3_xor)
  * 0..3 and 12..15 out.
  */
 SYM_TYPED_FUNC_START(kchacha_ssse3_hchacha)
-	movd		0x00(STATE), %xmm0
-	srow		0x00, %xmm0, %xmm4, %xmm5
-	movd		0x10(STATE), %xmm1
-	srow		0x10, %xmm1, %xmm4, %xmm5
-	movd		0x20(STATE), %xmm2
-	srow		0x20, %xmm2, %xmm4, %xmm5
-	movd		0x30(STATE), %xmm3
-	srow		0x30, %xmm3, %xmm4, %xmm5
+	srows		%xmm0, %xmm1, %xmm2, %xmm4, %xmm5
+	srow		0x30(STATE), 0x30, %xmm3, %xmm4, %xmm5
 	movdqa		.Lrot16(%rip), %xmm5
 	movdqa		.Lrot8(%rip), %xmm6
 .Lhc_dround:
