@@ -573,8 +573,12 @@
 /*
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
+ *
+ * Called directly, never through a pointer (the table holds its C
+ * dispatch, kchacha_avx512_entry()), so it has no kCFI type: clang
+ * defines a function's __kcfi_typeid_ only where C takes its address.
  */
-SYM_TYPED_FUNC_START(kchacha_avx512_xor)
+SYM_FUNC_START(kchacha_avx512_xor)
 	test		LEN32, LEN32
 	jz		.Lret
 	mov		LEN32, LEN32
