@@ -11,9 +11,10 @@
 # is one test, "ok N <id> <title>", whose subtests are its checks; a
 # section that does not run here is "ok N <id> <title> # SKIP <why>"; a
 # check outside any section is a test of its own.  The last line is "#
-# totals: N passed, M failed, K skipped".  test/vm/run requires every
-# section of its list to have run or been skipped, and a section that ran
-# to have counted a check or a SKIP; each that ran ends with a diagnostic
+# totals: N passed, M failed, K skipped".  The sections are the files of
+# test/vm/sections (see the loop at the end).  test/vm/run requires every
+# one to have run or been skipped, and a section that ran to have counted
+# a check or a SKIP of its own; each that ran ends with a diagnostic
 # line "# time: <n> s", its time in the guest.  A program's "PASS what"
 # and "FAIL what" lines (run) become checks.
 #
@@ -519,575 +520,92 @@ fi
 difftest=diff
 [ -n "$short$debug" ] && difftest=quick
 
-# 0. autoload: kchacha sits in /lib/modules/$(uname -r)/updates, depmod'ed;
-#    binding an AF_ALG socket to a driver or an algorithm name loads it
+# The sections: test/vm/sections/NN-name.sh, packed as /sections, run in
+# the order of their names.  Each file's header says what the loop needs:
+#
+#   # section: ID TITLE     its KTAP test, "ID TITLE"
+#   # kchacha: STATE        absent: before the in-tree drivers are loaded
+#                           (and kchacha is not); loads: it loads kchacha
+#                           itself; loaded: it starts with kchacha loaded
+#                           (kc_needed); unloaded: with kchacha unloaded;
+#                           any: whatever the sections before left
+#   # skip: COND => WHY     not here where the shell condition COND holds
+#                           (evaluated in this shell, in the order given):
+#                           "ok N ID TITLE # SKIP WHY"
+#
+# Its body runs in this shell, inside the section, with ok, no, skip, run,
+# check and the variables above.  test/vm/run reads the same headers for
+# the sections a suite must have run or skipped.
+secdir=${kc_sections_dir:-/sections}
+# the kernel's module loader (section 0's autoload, dm-crypt's templates)
+# and the function tracer (section 1a)
 echo /bin/modprobe > /proc/sys/kernel/modprobe
-if ! picked 0; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "0 autoload by AF_ALG bind: not in the short suite"
-else
-section 0 autoload by AF_ALG bind
-if kctest hold chacha20-kchacha-$top 0 >/dev/null && lsmod | grep -q '^kchacha '; then
-	ok "AF_ALG bind to chacha20-kchacha-$top loaded kchacha (no insmod)"
-else
-	no "AF_ALG bind to chacha20-kchacha-$top loads kchacha"
-fi
-rmmod kchacha 2>/dev/null
-# the debug kernel's extra self-tests loaded the in-tree xchacha12 to
-# compare with: unload it, so that the name has no driver left
-for m in $(awk '/^name/ { n = $3 } /^module/ && n == "xchacha12" { print $3 }' /proc/crypto); do
-	[ "$m" = kernel ] || rmmod "$m" 2>/dev/null
-done
-rmmod libchacha 2>/dev/null
-builtin=$(awk '/^name/ { n = $3 } /^driver/ { d = $3 }
-	/^module/ && n == "xchacha12" && $3 == "kernel" { print d }' /proc/crypto)
-if [ -n "$builtin" ]; then
-	# the name resolves without loading anything: binding it cannot load
-	# kchacha, only work
-	kctest hold xchacha12 0 >/dev/null &&
-		ok "AF_ALG bind to xchacha12 works: $builtin is built in, no module to load" ||
-		no "AF_ALG bind to xchacha12 (built-in $builtin)"
-elif kctest hold xchacha12 0 >/dev/null && lsmod | grep -q '^kchacha '; then
-	ok "AF_ALG bind to xchacha12 loaded kchacha (no insmod)"
-else
-	no "AF_ALG bind to xchacha12 loads kchacha"
-fi
-rmmod kchacha 2>/dev/null
-fi
-
+[ -e /sys/kernel/tracing/available_tracers ] ||
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 # the in-tree modules, and the in-tree drivers the differential tests
-# compare with, whatever sections run
-load_intree
-# the in-tree drivers the differential tests compare with
-for alg in chacha20 xchacha20 xchacha12; do
-	r=$(ref_of $alg)
-	eval "ref_$alg=\$r"
-	# registered, self-tested, not kchacha's
-	case $r:$(proc_of "$r") in
-	*-kchacha-*:* | :* | *:) no "an in-tree $alg driver to compare with in /proc/crypto (got '$r')" ;;
-	*" passed") ok "in-tree $alg driver to compare with: $r ($(proc_of "$r"))" ;;
-	*) no "in-tree $alg driver $r: self-test passed (got $(proc_of "$r"))" ;;
-	esac
-done
-
-
-
-# 1. load, /proc/crypto, differential and bad-input tests of every driver
-#    (kctest quick, fewer lengths, in the short suite and the debug one)
-if picked 1; then
-section 1 load, /proc/crypto, differential and bad-input tests
-check insmod /kchacha.ko
-run kctest proc "$kcspec"
-# 32-bit ARM: the default chacha20 on this core, as /proc/crypto ranks it.
-# On Cortex-A7 and A5 (CPU implementer 0x41, part 0xc07 or 0xc05) the
-# kernel's scalar code (chacha20-arm; the scalar path of chacha20-lib on
-# 7.x) is faster than any NEON code, and kchacha's NEON must rank below it;
-# on the other cores with NEON, kchacha's NEON is the default.
-if [ "$(uname -m)" = armv7l ] && echo "$impls" | grep -qx neon; then
-	# the kernel's ARM ChaCha module where it has one (6.x; packed by
-	# test/vm/run outside the module tree), for this check alone
-	armmod=
-	if [ -e /modules/extra/chacha-neon.ko ]; then
-		insmod /modules/extra/chacha-neon.ko && armmod=chacha_neon ||
-			no "insmod /modules/extra/chacha-neon.ko"
-	fi
-	armcpu="$(sed -n 's/^CPU implementer[[:space:]]*: //p' /proc/cpuinfo | head -n 1) $(
-		sed -n 's/^CPU part[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
-	kp=$(proc_of chacha20-kchacha-neon | cut -d' ' -f1)
-	dflt=$(top_of chacha20)
-	case $armcpu in
-	"0x41 0xc07" | "0x41 0xc05")
-		scalar=
-		for d in chacha20-arm chacha20-lib; do
-			[ -n "$(proc_of $d)" ] && scalar=$d && break
-		done
-		sp=$(proc_of "$scalar" | cut -d' ' -f1)
-		[ -n "$scalar" ] && [ "${kp:-999}" -lt "${sp:-0}" ] &&
-		[ "$dflt" = "$scalar" ] &&
-			ok "CPU $armcpu (Cortex-A7/A5): chacha20-kchacha-neon ($kp) ranks below the kernel's scalar $scalar ($sp), the default chacha20" ||
-			no "CPU $armcpu (Cortex-A7/A5): chacha20-kchacha-neon (${kp:-none}) ranks below the kernel's scalar driver (${scalar:-none} ${sp:-}), the default chacha20 (got $dflt)"
-		;;
-	*)
-		[ "$dflt" = chacha20-kchacha-neon ] &&
-			ok "CPU $armcpu: chacha20-kchacha-neon ($kp) is the default chacha20" ||
-			no "CPU $armcpu: chacha20-kchacha-neon (${kp:-none}) is the default chacha20 (got $dflt)"
-		;;
-	esac
-	[ -z "$armmod" ] || rmmod $armmod || no "rmmod $armmod"
-fi
-param_is max_isa "(null)"
-param_is rng_prefer N
-# x86 only: which AVX-512 drivers rank first (test/bochs/run tests it
-# where AVX-512 runs).  It is resolved by the CPU model whether the CPU
-# has AVX-512 or not: where the host knows the kernel's answer for the
-# model (kc.ymm=, test/vm/run's YMM), it must be that.
-if [ "$(uname -m)" = x86_64 ]; then
-	f=/sys/module/kchacha/parameters/prefer_ymm
-	ymm=$(sed -n 's/.* kc\.ymm=\([01]\).*/\1/p' /proc/cmdline)
-	if [ -n "$ymm" ]; then
-		param_is prefer_ymm "$ymm"
-	else
-		[ -r $f ] && ok "$f reads '$(cat $f)'" || no "$f readable"
-	fi
-fi
-for p in selftest_fail fail_register; do
-	f=/sys/module/kchacha/parameters/$p
-	if [ "$hooks" = 1 ]; then
-		[ $p = selftest_fail ] && param_is $p "(null)" || param_is $p 0
-	elif [ "$hooks" = 0 ]; then
-		[ -e $f ] && no "$f absent from a build without KCHACHA_TEST" ||
-			ok "$f absent from a build without KCHACHA_TEST"
-	else
-		no "kc.hooks=0 or 1 on the kernel command line"
-	fi
-done
-for impl in $impls; do
+# compare with: before the first section that is not "absent", whatever
+# sections run
+intree_done=
+intree_setup() {
+	[ -z "$intree_done" ] || return 0
+	intree_done=1
+	load_intree
+	# the in-tree drivers the differential tests compare with
 	for alg in chacha20 xchacha20 xchacha12; do
-		eval "ref=\$ref_$alg"
-		run kctest $difftest $alg-kchacha-$impl $ref
-		run kctest bad $alg-kchacha-$impl $ref
-	done
-done
-fi
-
-# 1a. the SIMD drivers run SIMD: the function tracer counts the kernel's
-#     SIMD entry (kernel_fpu_begin_mask() or kernel_neon_begin(), whichever
-#     the kernel has) called from kchacha while kctest runs each driver
-T=/sys/kernel/tracing
-[ -e $T/available_tracers ] || mount -t tracefs tracefs $T 2>/dev/null
-simd_entry=
-for f in kernel_fpu_begin_mask kernel_neon_begin; do
-	grep -q "^$f\$" $T/available_filter_functions 2>/dev/null && simd_entry=$f
-done
-if ! picked 1a; then
-	:
-elif [ "$top" = generic ]; then
-	skip_section "1a SIMD sections counted: only the C core here"
-elif [ -n "$simd_entry" ] && grep -qw function $T/available_tracers; then
-	section 1a the SIMD drivers enter SIMD
-	kc_needed 1a
-	for impl in $impls; do
-		[ "$impl" = generic ] && continue
-		echo "$simd_entry" > $T/set_ftrace_filter
-		echo function > $T/current_tracer
-		echo > $T/trace
-		echo 1 > $T/tracing_on
-		kctest quick chacha20-kchacha-$impl "$(ref_driver chacha20)" >/dev/null 2>&1
-		echo 0 > $T/tracing_on
-		n=$(grep -c "kctest-.* $simd_entry <-kchacha_" $T/trace)
-		echo nop > $T/current_tracer
-		[ "$n" -gt 0 ] &&
-			ok "chacha20-kchacha-$impl runs SIMD sections ($n ${simd_entry}() calls from kchacha)" ||
-			no "chacha20-kchacha-$impl runs SIMD sections (no ${simd_entry}() call from kchacha)"
-	done
-	echo > $T/set_ftrace_filter
-elif [ -n "$debug" ]; then
-	skip_section "1a SIMD sections counted: no function tracer in this kernel"
-else
-	section 1a the SIMD drivers enter SIMD
-	no "the function tracer and kernel_fpu_begin_mask or kernel_neon_begin, to count SIMD sections"
-fi
-
-# 1b. the rngs: one per implementation, tested, ranked 150 + level: below
-#     the kernel's DRBG unless rng_prefer=1 puts them at 300 + level
-if picked 1b; then
-section 1b the rngs
-kc_needed 1b
-for impl in $impls; do
-	d=chacha20rng-kchacha-$impl
-	got=$(proc_of $d)
-	[ "$got" = "$(rng_prio "$impl") passed" ] &&
-		ok "/proc/crypto: $d priority $(rng_prio "$impl"), selftest passed" ||
-		no "/proc/crypto: $d priority $(rng_prio "$impl"), selftest passed (got: $got)"
-	run rngtest $d
-	kcapi-rng -n $d -b 4096 > /tmp/r1 && kcapi-rng -n $d -b 4096 > /tmp/r2
-	[ "$(wc -c < /tmp/r1)" = 4096 ] && ! cmp -s /tmp/r1 /tmp/r2 &&
-		ok "kcapi-rng -n $d: 4096 bytes, a second call differs" ||
-		no "kcapi-rng -n $d: 4096 bytes, a second call differs"
-done
-fi
-# 1c. memory: 1,000 rng sockets, each read on one CPU, within the bound
-#     (not on the debug kernel, whose KASAN redzones and lockdep maps
-#     change every object's size)
-if ! picked 1c; then
-	:
-elif [ -n "$debug" ]; then
-	skip_section "1c rng memory: KASAN and lockdep change every object's size"
-elif [ -n "$short" ]; then
-	skip_section "1c rng memory: not in the short suite"
-else
-	section 1c rng memory
-	kc_needed 1c
-	run rngvm mem chacha20rng-kchacha-$top 1000 $ref_chacha20
-fi
-# 1d. the default stdrng, crypto_alloc_rng("stdrng"): the kernel's DRBG
-#     where it has one (modules.order or modules.builtin list drbg.ko),
-#     kchacha's best only with rng_prefer=1; where it has no DRBG, and no
-#     other stdrng, kchacha's best with or without rng_prefer
-if picked 1d; then
-section 1d the default stdrng
-kc_needed 1d
-kdir=/lib/modules/$(uname -r)
-others=$(other_stdrngs)
-if grep -qs '/drbg\.ko$' $kdir/modules.order $kdir/modules.builtin; then
-	case " $others " in
-	*" drbg_"*) ok "the kernel's DRBG is registered (stdrng: $others)" ;;
-	*) no "the kernel's DRBG is registered (stdrng: '$others')" ;;
-	esac
-else
-	[ -z "$others" ] &&
-		ok "no DRBG in this kernel, no stdrng but kchacha's" ||
-		no "no DRBG in this kernel, no stdrng but kchacha's (got '$others')"
-fi
-want=${others%% *}
-[ -n "$want" ] || want=chacha20rng-kchacha-$top
-default=$(stdrng_got)
-[ "$default" = "$want" ] && [ "$default" = "$(top_stdrng)" ] &&
-	ok "crypto_alloc_rng(\"stdrng\") gives $default" ||
-	no "crypto_alloc_rng(\"stdrng\") gives $want (got '$default', top priority $(top_stdrng))"
-rmmod kchacha
-# Loaded before any DRBG, kchacha (rng_prefer=0) loads the kernel's, so
-# that a DRBG still answers crypto_alloc_rng("stdrng") (the crypto API
-# loads stdrng providers only while it has none).  Every other check loads
-# the DRBG first: here it is unloaded, where it is a module nobody holds.
-if grep -qs '/drbg\.ko$' $kdir/modules.order && lsmod | grep -q '^drbg ' &&
-   rmmod drbg 2>/dev/null; then
-	if insmod /kchacha.ko; then
-		default=$(stdrng_got)
-		case $default in
-		*-kchacha-* | "")
-			no "rng_prefer=0, DRBG not loaded: loading kchacha loads it, crypto_alloc_rng(\"stdrng\") not kchacha's (got '$default'; drbg $(lsmod | grep -c '^drbg ') loaded)" ;;
-		*)
-			ok "rng_prefer=0, DRBG not loaded: loading kchacha loads it, crypto_alloc_rng(\"stdrng\") gives $default" ;;
+		r=$(ref_of $alg)
+		eval "ref_$alg=\$r"
+		# registered, self-tested, not kchacha's
+		case $r:$(proc_of "$r") in
+		*-kchacha-*:* | :* | *:) no "an in-tree $alg driver to compare with in /proc/crypto (got '$r')" ;;
+		*" passed") ok "in-tree $alg driver to compare with: $r ($(proc_of "$r"))" ;;
+		*) no "in-tree $alg driver $r: self-test passed (got $(proc_of "$r"))" ;;
 		esac
-		rmmod kchacha
-	else
-		no "insmod with the DRBG unloaded"
-	fi
-	lsmod | grep -q '^drbg ' || modprobe drbg || no "modprobe drbg again"
-else
-	skip "1d rng_prefer=0 loading the DRBG: no drbg module loaded that rmmod can unload"
-fi
-if insmod /kchacha.ko rng_prefer=1; then
-	param_is rng_prefer Y
-	default=$(stdrng_got)
-	[ "$default" = chacha20rng-kchacha-$top ] &&
-	[ "$(proc_of $default)" = "$(($(rng_prio "$top") + 150)) passed" ] &&
-		ok "rng_prefer=1: crypto_alloc_rng(\"stdrng\") gives $default, priority $(($(rng_prio "$top") + 150))" ||
-		no "rng_prefer=1: crypto_alloc_rng(\"stdrng\") gives chacha20rng-kchacha-$top (got '$default' $(proc_of "$default"))"
-	rmmod kchacha
-else
-	no "insmod rng_prefer=1"
-fi
-kc_calibration "$kcspec"
-check insmod /kchacha.ko
-fi
-
-# 1e. the caller's vector registers, filled with a pattern, unchanged
-#     after every syscall of AF_ALG requests of 1-64 and 65-4096 bytes and
-#     of rng reads, on every implementation (test/vm/guest/vregs.c)
-if picked 1e; then
-section 1e vector registers across requests
-kc_needed 1e
-for impl in $impls; do
-	run vregs chacha20-kchacha-$impl xchacha20-kchacha-$impl \
-		xchacha12-kchacha-$impl chacha20rng-kchacha-$impl
-done
-fi
-
-# 2. kcapi-enc against `openssl enc -chacha20` computed on the host
-if picked 2; then
-section 2 kcapi-enc against openssl enc -chacha20
-kc_needed 2
-iv=$(cat /data/iv.hex)
-for impl in $impls; do
-	rm -f /tmp/ct
-	kcapi-enc -c chacha20-kchacha-$impl --iv "$iv" --keyfd 3 \
-		-i /data/plain -o /tmp/ct 3< /data/key > /tmp/kcapi.log 2>&1
-	if cmp -s /tmp/ct /data/ct.openssl; then
-		ok "kcapi-enc chacha20-kchacha-$impl equals openssl enc -chacha20"
-	else
-		cat /tmp/kcapi.log; ls -l /tmp/ct /data/ct.openssl
-		cmp /tmp/ct /data/ct.openssl
-		no "kcapi-enc chacha20-kchacha-$impl differs from openssl enc -chacha20"
-	fi
-done
-fi
-
-# 2b. AF_ALG's restriction (7.3 on) and Adiantum for an unprivileged user
-if picked 2b; then
-	section 2b AF_ALG restriction, Adiantum for an unprivileged user
-	kc_needed 2b
-	. /afalg.sh
-fi
-
-if ! picked 3; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "3 tcrypt mode=214: not in the short suite"
-else
-section 3 tcrypt mode=214
-kc_needed 3
-# 3. tcrypt's chacha20 speed test picks the highest-priority driver:
-#    kchacha's best, unless an in-tree one ranks above it (chacha20-lib,
-#    300, above kchacha's generic 110 on 7.x)
-klog_clear
-want=chacha20-kchacha-$top
-best=$(top_intree_of chacha20)
-set -- $(proc_of $want) $(proc_of "$best")
-[ "${3:-0}" -gt "$1" ] && want=$best
-[ "$(top_of chacha20)" = "$want" ] ||
-	no "/proc/crypto: the highest-priority chacha20 is $want (got $(top_of chacha20))"
-insmod /modules/tcrypt.ko mode=214 2>/dev/null
-if dmesg | grep -q "testing speed of .*chacha20 ($want) encryption" &&
-   ! dmesg | grep -qi "fail"; then
-	ok "tcrypt mode=214 ran on $want ($(dmesg | grep -c 'operation in') sizes)"
-else
-	dmesg | tail -n 20
-	no "tcrypt mode=214 on $want"
-fi
-fi
-
-# 4. rmmod refused while a socket is bound, allowed after it closes
-if ! picked 4; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "4 rmmod refused while bound: not in the short suite"
-else
-section 4 rmmod refused while bound
-kc_needed 4
-for holder in "kctest hold chacha20-kchacha-$top" \
-	      "rngtest hold chacha20rng-kchacha-$top"; do
-	# a fresh file: the previous holder's "bound" line must not count
-	rm -f /tmp/hold
-	: > /tmp/hold
-	$holder 120 > /tmp/hold 2>&1 &
-	pid=$!
-	# a loaded host can take many seconds to start the holder: wait for
-	# its socket rather than try rmmod before it exists
-	i=0
-	while ! grep -q "bound\|holding" /tmp/hold 2>/dev/null &&
-	      [ $i -lt 1000 ] && kill -0 $pid 2>/dev/null; do
-		usleep 100000
-		i=$((i + 1))
 	done
-	if ! grep -q "bound\|holding" /tmp/hold 2>/dev/null; then
-		cat /tmp/hold
-		no "rmmod refused while bound ($holder): the socket was never bound"
-	elif rmmod kchacha 2>/dev/null; then
-		no "rmmod refused while bound ($holder)"
-		insmod /kchacha.ko
-	else
-		ok "rmmod refused while bound ($holder)"
+}
+# before the first "unloaded" section: the whole suite has kchacha loaded
+# there, chosen sections may not
+unload_done=
+unload_once() {
+	[ -z "$unload_done" ] || return 0
+	unload_done=1
+	if [ -z "$chosen" ] || lsmod | grep -q '^kchacha '; then
+		check rmmod kchacha
+		if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
 	fi
-	kill $pid
-	wait $pid 2>/dev/null
-done
-fi
-# the sections from here on load kchacha themselves: the whole suite has
-# it loaded here, chosen sections may not
-if [ -z "$chosen" ] || lsmod | grep -q '^kchacha '; then
-	check rmmod kchacha
-	if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
-fi
-
-# 5. max_isa caps the set; an unknown value fails the load
-if ! picked 5; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "5 max_isa: not in the short suite"
-else
-section 5 max_isa
-set -- $(echo "$kcspec" | tr ',' ' ')
-prefix=
-for e in "$@"; do
-	prefix=${prefix:+$prefix,}$e
-	impl=${e%%:*}
-	if insmod /kchacha.ko max_isa=$impl; then
-		run kctest proc "$prefix"
-		param_is max_isa $impl
-		rmmod kchacha
-	else
-		no "insmod max_isa=$impl"
-	fi
-done
-klog_clear
-if insmod /kchacha.ko max_isa=bogus 2>/dev/null; then
-	no "max_isa=bogus refused"
-	rmmod kchacha
-elif dmesg | grep -q "max_isa=bogus is not"; then
-	ok "max_isa=bogus refused: $(dmesg | grep 'max_isa=bogus' | head -n 1)"
-else
-	no "max_isa=bogus refused with a message"
-fi
-kc_loaded && no "nothing registered after a refused load"
-fi
-
-# 6. a failing self-test: that implementation alone is missing; generic
-#    failing fails the load (test builds only: KCHACHA_TEST).
-#    selftest_fail runs the self-test on a copy of the implementation with
-#    one keystream byte wrong: the line must be the self-test's own.
-if ! picked 6; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "6 failing self-tests: not in the short suite"
-elif [ "$hooks" != 1 ]; then
-	skip_section "6 failing self-tests: the module users build has no selftest_fail"
-else
-	section 6 failing self-tests
-	if [ "$top" = generic ]; then
-		skip "6 a failing SIMD self-test: only the C core here"
-	else
-		klog_clear
-		if insmod /kchacha.ko selftest_fail=$top; then
-			below=$(echo "$kcspec" | tr ',' '\n' | grep -v "^$top:" | paste -sd, -)
-			run kctest proc "$below"
-			dmesg | grep -q "kchacha: $top: self-test failed: RFC 8439 2.4.2" &&
-				ok "dmesg: the self-test of $top failed, naming the case: $(dmesg | grep "kchacha: $top: self-test failed")" ||
-				no "dmesg: the self-test of $top failed, naming the case (RFC 8439 2.4.2)"
-			rmmod kchacha
-		else
-			no "insmod selftest_fail=$top"
+}
+for f in "$secdir"/[0-9]*.sh; do
+	hdr=$(sed -n 's/^# section: //p' "$f")
+	id=${hdr%% *}
+	state=$(sed -n 's/^# kchacha: //p' "$f")
+	case $state in
+	absent) [ -z "$intree_done" ] || no "section $id: kchacha: absent, after the in-tree setup" ;;
+	loads | loaded | any) intree_setup ;;
+	unloaded) intree_setup; unload_once ;;
+	*) no "$f: no '# kchacha: absent|loads|loaded|unloaded|any' line"; continue ;;
+	esac
+	[ -n "$id" ] || { no "$f: no '# section: ID TITLE' line"; continue; }
+	picked "$id" || continue
+	why=
+	while IFS= read -r l; do
+		[ -n "$l" ] || continue
+		if eval "${l%% => *}"; then
+			why=${l#* => }
+			break
 		fi
-	fi
-	klog_clear
-	if insmod /kchacha.ko selftest_fail=generic 2>/dev/null; then
-		no "generic self-test failure fails the load"
-		rmmod kchacha
-	elif kc_loaded; then
-		no "nothing left after failed load"
-	elif dmesg | grep -q "kchacha: generic: self-test failed: RFC 8439 2.4.2"; then
-		ok "generic self-test failure fails the load, nothing left"
-	else
-		no "generic self-test failure fails the load with the self-test's own line"
-	fi
-fi
-
-# 7. a failing registration: of a generic driver (the first four), the load
-#    fails and nothing is left; of a SIMD driver, that implementation is
-#    left out with one kernel-log line and the module loads with the rest
-#    (drivers register four per implementation, in the order of kc.expect)
-if ! picked 7; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "7 failing registrations: not in the short suite"
-elif [ "$hooks" != 1 ]; then
-	skip_section "7 failing registrations: the module users build has no fail_register"
-else
-section 7 failing registrations
-ndrivers=$((4 * $(echo "$impls" | grep -c .)))
-for i in $(seq 1 "$ndrivers"); do
-	klog_clear
-	if [ "$i" -le 4 ]; then
-		if insmod /kchacha.ko fail_register=$i 2>/dev/null; then
-			no "fail_register=$i fails the load"
-			rmmod kchacha
-		elif kc_loaded; then
-			no "fail_register=$i: drivers left registered"
-		else
-			ok "fail_register=$i: load failed, nothing left registered"
-		fi
+	done <<EOF
+$(sed -n 's/^# skip: //p' "$f")
+EOF
+	if [ -n "$why" ]; then
+		skip_section "$hdr: $why"
 		continue
 	fi
-	e=$(echo "$kcspec" | cut -d, -f$(( (i - 1) / 4 + 1 )))
-	impl=${e%%:*}
-	if insmod /kchacha.ko fail_register=$i; then
-		run kctest proc "$(echo "$kcspec" | tr ',' '\n' | grep -v "^$impl:" | paste -sd, -)"
-		[ "$(dmesg | grep -c "kchacha: $impl: registering .* failed (-12); this implementation is left out")" = 1 ] &&
-			ok "fail_register=$i: $impl left out, the module loaded: $(dmesg | grep "kchacha: $impl: registering")" ||
-			no "fail_register=$i: one kernel-log line naming $impl"
-		rmmod kchacha
-	else
-		no "fail_register=$i (a $impl driver) leaves the module loaded"
-	fi
+	section $hdr
+	[ "$state" != loaded ] || kc_needed "$id"
+	# the body must count a check of its own: kc_needed's insmod is not
+	sec_at=$((pass + fail + nskip))
+	. "$f"
 done
-fi
-
-# 7b. a failing registration while a task binds that implementation's
-#     driver (test/vm/guest/regrace.sh)
-if ! picked 7b; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "7b a failing registration while its driver is bound: not in the short suite"
-elif [ "$hooks" != 1 ]; then
-	skip_section "7b a failing registration while its driver is bound: the module users build has no fail_register"
-elif [ "$(echo "$impls" | wc -l)" -gt 1 ]; then
-	section 7b a failing registration while its driver is bound
-	. /regrace.sh
-	regrace "$(echo "$impls" | sed -n 2p)" 8
-else
-	skip_section "7b a failing registration while its driver is bound: only the C core here"
-fi
-
-# 7c. the C core's registration fails while a task holds its driver past
-#     the load: the load waits a bounded time, then succeeds with the held
-#     drivers unreachable until rmmod; SIGKILL ends the wait at once
-#     (test/vm/guest/regrace.sh: retire_held)
-if ! picked 7c; then
-	:
-elif [ -n "$short" ]; then
-	skip_section "7c a failing C core registration while its driver stays bound: not in the short suite"
-elif [ "$hooks" != 1 ]; then
-	skip_section "7c a failing C core registration while its driver stays bound: the module users build has no fail_register"
-else
-	section 7c a failing C core registration while its driver stays bound
-	. /regrace.sh
-	retire_held 4
-	retire_held 4 kill
-fi
-
-# 8. load/unload cycles; on the debug kernel, debug.sh's (D5: as many,
-#    after its own checks, without the extra self-tests that each load
-#    would run here again)
-if ! picked 8; then
-	:
-elif [ -n "$debug" ]; then
-	section 8 load/unload cycles
-	debug_end
-else
-	section 8 load/unload cycles
-	cycles=0
-	for i in $(seq 1 20); do
-		insmod /kchacha.ko && rmmod kchacha && cycles=$((cycles + 1))
-	done
-	[ $cycles = 20 ] && ok "20 load/unload cycles" || no "20 load/unload cycles ($cycles)"
-fi
-
-# 8b. Adiantum dm-crypt on kchacha's XChaCha12, read back by the in-tree
-# drivers (test/vm/guest/dmcrypt.c), where the host packed the modules
-if ! picked 8b; then
-	:
-elif [ -z "$short" ] && [ -s /modules/dm ]; then
-	section 8b dm-crypt
-	dm_ok=1
-	for m in $(cat /modules/dm); do
-		case $m in
-		brd) modprobe brd rd_nr=1 rd_size=1024 ;;
-		*) modprobe $m ;;
-		esac || { dm_ok=; no "dm-crypt: modprobe $m"; }
-	done
-	if [ -n "$dm_ok" ] && insmod /kchacha.ko; then
-		# the reference mapping names the in-tree drivers, in the
-		# template's three-argument form where NH is an algorithm (6.1,
-		# 6.12), in its two-argument form where it is a library (7.x)
-		nh=$(ref_of nhpoly1305)
-		spec="adiantum($ref_xchacha12,$(ref_of aes)${nh:+,$nh})"
-		run dmcrypt /dev/ram0 "xchacha12-kchacha-$top" "capi:$spec-plain64"
-		rmmod kchacha || no "rmmod kchacha after the dm-crypt check"
-	else
-		no "dm-crypt: loading $(cat /modules/dm | tr '\n' ' ')and kchacha"
-	fi
-else
-	skip_section "8b dm-crypt: $([ -n "$short" ] && echo "not in the short suite" ||
-		echo "its modules are not packed (KC_DMCRYPT=1)")"
-fi
-
-# 9. a clean log
-if picked 9; then
-	section 9 a clean kernel log
-	clean_log
-fi
+intree_setup
 
 summary
 finish

@@ -7,7 +7,8 @@
 # its first failure (KC_FAIL_FAST) but for the control's.  NAME's
 # module is /mut/NAME.ko, where there is one, else the unmutated
 # /kchacha.orig.ko; its copy of the suite /mut/NAME.init, where there is
-# one, else /init.  The first lines, "-full" and "-short", are the
+# one, else /init; its sections /mut/NAME.sections, where it has them,
+# else /sections.  The first lines, "-full" and "-short", are the
 # unmutated module and suite (the controls), which must pass.  Each run is framed by "KCMUTANT NAME begin" and
 # "KCMUTANT NAME end"; the host judges what lies between (a failed check,
 # or a section neither run nor skipped, kills the mutant).  What a run
@@ -23,6 +24,8 @@ while read -r kc_mut_name kc_mut_suite kc_mut_secs; do
 	[ ! -e "/mut/$kc_mut_name.ko" ] || kc_mut_ko=/mut/$kc_mut_name.ko
 	kc_mut_init=/init
 	[ ! -e "/mut/$kc_mut_name.init" ] || kc_mut_init=/mut/$kc_mut_name.init
+	kc_mut_secdir=/sections
+	[ ! -d "/mut/$kc_mut_name.sections" ] || kc_mut_secdir=/mut/$kc_mut_name.sections
 	cp "$kc_mut_ko" /kchacha.ko
 	cp "$kc_mut_ko" "$kc_mut_kdir/updates/kchacha.ko"
 	# only this run's kernel messages count in its section 9
@@ -34,6 +37,7 @@ while read -r kc_mut_name kc_mut_suite kc_mut_secs; do
 	kc_mut_ff=1
 	[ "${kc_mut_name#-}" = "$kc_mut_name" ] || kc_mut_ff=
 	KC_CHILD=1 KC_SUITE=$kc_mut_suite KC_SECTIONS=$kc_mut_secs \
+		kc_sections_dir=$kc_mut_secdir \
 		KC_FAIL_FAST=$kc_mut_ff timeout 600 sh "$kc_mut_init" \
 		</dev/null 2>&1
 	echo "KCMUTANT $kc_mut_name end"
