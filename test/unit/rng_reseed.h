@@ -596,7 +596,6 @@ static void test_stack(const struct kchacha_impl *impl)
 	 */
 	return;
 #endif
-	stack_debug = getenv("KC_STACK_DEBUG");
 	fixed_begin();
 	kchacha_shim_random_fixed_reset();
 	seen = calloc(1 << SET_BITS, sizeof(*seen));

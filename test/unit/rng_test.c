@@ -21,7 +21,8 @@
  *  - 64 MiB of output pass rngtest's FIPS 140-2 tests and a byte
  *    chi-square test.
  * Prints "rng: N passed, N failed"; exits non-zero on a failure.  With
- * --quick, only the C core and no statistics (the UBSan build).
+ * --quick, only the C core and no statistics (the UBSan build); with
+ * --stack-debug, where the reseed model's stack scan finds a secret.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -1123,11 +1124,16 @@ static void test_stats(const struct kchacha_impl *impl, struct rng_alg *alg)
 int main(int argc, char **argv)
 {
 	/* --quick: the C core only, no statistics (the UBSan build) */
-	bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+	bool quick = false;
 	const struct kchacha_impl *best = NULL;
 	uint8_t digest[32];
 
 	(void)ref_xchacha;
+	/* --stack-debug: where the reseed model's stack scan finds a secret */
+	for (int i = 1; i < argc; i++) {
+		quick |= !strcmp(argv[i], "--quick");
+		stack_debug |= !strcmp(argv[i], "--stack-debug");
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (unsigned int i = 0; i < sizeof(pattern); i++)
 		pattern[i] = i * 13 + 5;

@@ -278,13 +278,13 @@ newkeys() {  # SPI1 SPI2
 	SPI1=$1 SPI2=$2 K1=$(hexrand 36) K2=$(hexrand 36)
 }
 kc_esp="rfc7539esp(chacha20-kchacha-$top,"
-# KC_GENIV_STDRNG: 1 where ESP's IV generator takes its salts from the
+# kc_geniv_stdrng: 1 where ESP's IV generator takes its salts from the
 # default rng (the host looked at geniv)
 . /data/consumers.env
 if [ -n "$net_ok" ]; then
 	# kchacha on both sides; its rng the default stdrng (rng_prefer=1):
 	# seqiv takes each outgoing SA's IV salt from it, where it uses one
-	if [ "$KC_GENIV_STDRNG" = 1 ]; then
+	if [ "$kc_geniv_stdrng" = 1 ]; then
 		kc_load rng_prefer=1
 		nettest delrng || no "CRYPTO_MSG_DELRNG: the default rng dropped"
 	else
@@ -304,7 +304,7 @@ if [ -n "$net_ok" ]; then
 		after=$(refcnt_of $rng)
 		# the default rng is one tfm, held by the crypto API from the
 		# first seqiv on; refcnt counts it
-		if [ "$KC_GENIV_STDRNG" = 1 ]; then
+		if [ "$kc_geniv_stdrng" = 1 ]; then
 			[ -n "$before" ] && [ "$after" = $((before + 1)) ] &&
 				ok "stdrng: seqiv's salts came from $rng (refcnt $before -> $after)" ||
 				no "stdrng: seqiv's salts from $rng (refcnt $before -> $after)"
@@ -315,7 +315,7 @@ if [ -n "$net_ok" ]; then
 	fi
 	$IP xfrm state flush
 	$IP -n b xfrm state flush
-	[ "$KC_GENIV_STDRNG" = 1 ] && { nettest delrng || no "CRYPTO_MSG_DELRNG after the SAs are gone"; }
+	[ "$kc_geniv_stdrng" = 1 ] && { nettest delrng || no "CRYPTO_MSG_DELRNG after the SAs are gone"; }
 	kc_unload || no "ipsec: kchacha unloads after the SAs are flushed"
 
 	# one side's SAs on the in-tree drivers (made with kchacha unloaded),

@@ -21,12 +21,12 @@
 # kc.sections=ID,ID... runs only those sections of the suite (each other
 # one is a SKIP, "not chosen"), loading kchacha where a chosen section
 # needs it loaded.  The mutation boots (kc.mode=mutants: mutants.sh) run
-# this script again as a child of PID 1 for each mutant: KC_CHILD=1, the
-# sections in KC_SECTIONS, the suite in KC_SUITE; a child sets nothing up
+# this script again as a child of PID 1 for each mutant: kc_child=1, the
+# sections in kc_sections, the suite in kc_suite; a child sets nothing up
 # that PID 1 set up, prints a KTAP document of its own, and exits where
 # PID 1 powers off.
 
-child=${KC_CHILD:-}
+child=${kc_child:-}
 if [ -z "$child" ]; then
 	/bin/busybox --install -s /bin
 	export PATH=/bin
@@ -67,10 +67,10 @@ ktap() {
 }
 ok() { pass=$((pass + 1)); ktap ok "$*"; }
 no() { fail=$((fail + 1)); sec_bad=1; ktap "not ok" "$*"; stop_early; }
-# a mutant's run (KC_FAIL_FAST=1, test/vm/guest/mutants.sh) ends at its
+# a mutant's run (kc_fail_fast=1, test/vm/guest/mutants.sh) ends at its
 # first failure, with its summary
 stop_early() {
-	[ -n "${KC_FAIL_FAST:-}" ] && [ "$fail" -gt 0 ] || return 0
+	[ -n "${kc_fail_fast:-}" ] && [ "$fail" -gt 0 ] || return 0
 	summary
 	exit 1
 }
@@ -116,10 +116,10 @@ finish() {
 	[ -z "$child" ] || exit 0
 	poweroff -f
 }
-# the sections chosen (kc.sections, or KC_SECTIONS in a child): all when
+# the sections chosen (kc.sections, or kc_sections in a child): all when
 # empty
 if [ -n "$child" ]; then
-	chosen=${KC_SECTIONS:-}
+	chosen=${kc_sections:-}
 else
 	chosen=$(sed -n 's/.* kc\.sections=\([^ ]*\).*/\1/p' /proc/cmdline | tr ',' ' ')
 fi
@@ -510,7 +510,7 @@ fi
 # those is a SKIP line
 short=
 if [ -n "$child" ]; then
-	[ "${KC_SUITE:-}" != short ] || short=1
+	[ "${kc_suite:-}" != short ] || short=1
 else
 	grep -q ' kc.suite=short' /proc/cmdline && short=1
 fi

@@ -2,9 +2,9 @@
 #
 # kc.mode=mutants, sourced by init.sh as PID 1 (test/vm/mutants packs the
 # mutants): the suite run again for each line of /mut/list, "NAME SUITE
-# SECTION...", in a child of this shell (init.sh with KC_CHILD=1), with
+# SECTION...", in a child of this shell (init.sh with kc_child=1), with
 # the sections the line names in that suite (full or short), ending at
-# its first failure (KC_FAIL_FAST) but for the control's.  NAME's
+# its first failure (kc_fail_fast) but for the control's.  NAME's
 # module is /mut/NAME.ko, where there is one, else the unmutated
 # /kchacha.orig.ko; its copy of the suite /mut/NAME.init, where there is
 # one, else /init; its sections /mut/NAME.sections, where it has them,
@@ -36,9 +36,9 @@ while read -r kc_mut_name kc_mut_suite kc_mut_secs; do
 	# run ends at its first failure
 	kc_mut_ff=1
 	[ "${kc_mut_name#-}" = "$kc_mut_name" ] || kc_mut_ff=
-	KC_CHILD=1 KC_SUITE=$kc_mut_suite KC_SECTIONS=$kc_mut_secs \
+	kc_child=1 kc_suite=$kc_mut_suite kc_sections=$kc_mut_secs \
 		kc_sections_dir=$kc_mut_secdir \
-		KC_FAIL_FAST=$kc_mut_ff timeout 600 sh "$kc_mut_init" \
+		kc_fail_fast=$kc_mut_ff timeout 600 sh "$kc_mut_init" \
 		</dev/null 2>&1
 	echo "KCMUTANT $kc_mut_name end"
 	# what the run left running (a holder of a socket, where it stopped

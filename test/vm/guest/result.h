@@ -3,8 +3,8 @@
  * result.h: what every guest test program shares: one "PASS what" or
  * "FAIL what: why" line per check (init.sh counts them), and the counts.
  */
-#ifndef KC_GUEST_RESULT_H
-#define KC_GUEST_RESULT_H
+#ifndef GUEST_RESULT_H
+#define GUEST_RESULT_H
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 # section: 8b dm-crypt
 # kchacha: unloaded
 # skip: [ -n "$short" ] => not in the short suite
-# skip: [ ! -s /modules/dm ] => its modules are not packed (KC_DMCRYPT=1)
+# skip: [ ! -s /modules/dm ] => its modules are not packed (test/vm/run --dmcrypt)
 #
 # Adiantum dm-crypt on kchacha's XChaCha12, read back by the in-tree
 # drivers (test/vm/guest/dmcrypt.c), where the host packed the modules.
