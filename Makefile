@@ -49,7 +49,7 @@ deb:
 	@ls $(BUILD)/deb/kchacha-dkms_*_all.deb
 
 demo:
-	KC_MODE=demo test/vm/run max
+	test/vm/demo max
 
 unit:
 	$(MAKE) -f test/unit/Makefile BUILD=$(BUILD)
