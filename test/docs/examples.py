@@ -8,7 +8,7 @@ test/docs/run; the format is in doc/testing.md, "The docs stage").
     examples.py host DIR LOG FILE...   run the host examples in DIR; their
                                        output framed into LOG
     examples.py guest DIR FILE...      the VM examples as files for the
-                                       guest (test/vm/guest/docs.sh) in DIR
+                                       guest (test/vm/sets/docs) in DIR
     examples.py compare [--only host|vm] LOG... -- FILE...
                                        each example's output in the LOGs
                                        against what the documents show

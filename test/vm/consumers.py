@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """test/vm/consumers.py LOG: check on the host what the consumers boot
-(test/vm/guest/consumers.sh) dumped on its console, with implementations
+(test/vm/sets/consumers) dumped on its console, with implementations
 that are not the kernel's.
 
 fscrypt: the master key, the nonces and the raw blocks of an encrypted

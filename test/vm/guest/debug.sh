@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The debug-kernel checks of `make check-debug` (test/debug/run), sourced by
-# init.sh when the command line holds kc.debug=1.  debug_begin runs before
-# the first load of kchacha, debug_end after the tests every kernel gets
-# and before init.sh's kernel log check, which then covers these as well.
+# the setup.sh of its sections (test/debug/sections): debug_begin (section
+# D0) runs before the first load of kchacha, debug_end (section D) after
+# the tests every kernel gets and before the suite's kernel log check,
+# which then covers these as well.
 # Uses init.sh's ok, no, run, klog_clear, kc_loaded, $expect, $impls and
 # $top.  Every loop is bounded in time:
 #

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fscrypt: the ioctls of file encryption (fscrypt, v2 policies), for the
- * consumers boot of the VM suite (test/vm/guest/consumers.sh).
+ * consumers boot of the VM suite (test/vm/sets/consumers).
  *
  *   fscrypt addkey MOUNTPOINT KEYFILE   add the 64-byte raw master key;
  *                                       prints its identifier (hex)

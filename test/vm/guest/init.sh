@@ -294,7 +294,8 @@ rng_prio() { echo "$kcspec" | tr ',' '\n' | awk -F: -v i="$1" '$1 == i { print $
 echo "kctest: $(uname -r), expecting $expect"
 # the debug kernel of `make check-debug`: the extra checks of debug.sh
 debug=
-grep -q ' kc.debug=1' /proc/cmdline && debug=1 && . /debug.sh && debug_begin
+# (its own sections, test/debug/sections, packed beside the suite's)
+grep -q ' kc.debug=1' /proc/cmdline && debug=1
 
 load_intree() {
 	for m in $(cat /modules/order); do
@@ -438,24 +439,9 @@ kc_calibration() {
 	rmmod kchacha
 }
 
-if grep -q ' kc.mode=demo' /proc/cmdline; then
-	load_intree
-	. /demo.sh
-	poweroff -f
-fi
 # the shorter suite of the Bochs stage (test/bochs/run)
 if grep -q ' kc.mode=bochs' /proc/cmdline; then
 	. /bochs.sh
-	poweroff -f
-fi
-# the kernel's users of kchacha with Debian's tools (test/vm/consumers)
-if grep -q ' kc.mode=consumers' /proc/cmdline; then
-	. /consumers.sh
-	poweroff -f
-fi
-# the documentation's examples (test/vm/docs)
-if grep -q ' kc.mode=docs' /proc/cmdline; then
-	. /docs.sh
 	poweroff -f
 fi
 # the rng boot of test/vm/rngboot: a late kernel RNG, then a VM clone
@@ -528,14 +514,19 @@ difftest=diff
 #                           (and kchacha is not); loads: it loads kchacha
 #                           itself; loaded: it starts with kchacha loaded
 #                           (kc_needed); unloaded: with kchacha unloaded;
-#                           any: whatever the sections before left
+#                           any: whatever the sections before left; own:
+#                           a set of another boot's, which loads what it
+#                           needs itself (no in-tree setup, no unload)
 #   # skip: COND => WHY     not here where the shell condition COND holds
 #                           (evaluated in this shell, in the order given):
 #                           "ok N ID TITLE # SKIP WHY"
 #
 # Its body runs in this shell, inside the section, with ok, no, skip, run,
 # check and the variables above.  test/vm/run reads the same headers for
-# the sections a suite must have run or skipped.
+# the sections a suite must have run or skipped.  The other boots
+# (test/vm/consumers, test/vm/docs, test/vm/demo) pack a set of their own
+# (test/vm/sets/NAME) as /sections; a set's setup.sh, where it has one,
+# is sourced first: what its sections share.
 secdir=${kc_sections_dir:-/sections}
 # the kernel's module loader (section 0's autoload, dm-crypt's templates)
 # and the function tracer (section 1a)
@@ -573,6 +564,7 @@ unload_once() {
 		if kc_loaded; then no "no kchacha driver left after rmmod"; else ok "no kchacha driver left after rmmod"; fi
 	fi
 }
+[ ! -f "$secdir/setup.sh" ] || . "$secdir/setup.sh"
 for f in "$secdir"/[0-9]*.sh; do
 	hdr=$(sed -n 's/^# section: //p' "$f")
 	id=${hdr%% *}
@@ -581,7 +573,8 @@ for f in "$secdir"/[0-9]*.sh; do
 	absent) [ -z "$intree_done" ] || no "section $id: kchacha: absent, after the in-tree setup" ;;
 	loads | loaded | any) intree_setup ;;
 	unloaded) intree_setup; unload_once ;;
-	*) no "$f: no '# kchacha: absent|loads|loaded|unloaded|any' line"; continue ;;
+	own) ;;
+	*) no "$f: no '# kchacha: absent|loads|loaded|unloaded|any|own' line"; continue ;;
 	esac
 	[ -n "$id" ] || { no "$f: no '# section: ID TITLE' line"; continue; }
 	picked "$id" || continue
@@ -605,7 +598,6 @@ EOF
 	sec_at=$((pass + fail + nskip))
 	. "$f"
 done
-intree_setup
 
 summary
 finish

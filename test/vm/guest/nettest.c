@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * nettest: the network side of the consumers boot of the VM suite
- * (test/vm/guest/consumers.sh).
+ * (test/vm/sets/consumers).
  *
  *   nettest cap IFACE       print every IPv4 ESP packet seen on IFACE, both
  *                           directions, as "ESP <hex of the IP packet>",

@@ -2,7 +2,7 @@
 /*
  * runas: run a program as another user, with no supplementary groups and
  * no capabilities left (busybox's setpriv cannot change the uid).  For the
- * consumers boot of the VM suite (test/vm/guest/consumers.sh).
+ * consumers boot of the VM suite (test/vm/sets/consumers).
  *
  *   runas UID PROG ARGS...    uid and gid UID
  */
