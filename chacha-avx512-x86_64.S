@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kchacha: ChaCha keystream XOR for x86_64 with AVX-512 (F, VL, BW), in
- * two functions built from the same macros: kchacha_avx512_xor(), which
- * uses zmm registers, and kchacha_avx512vl_xor() (at the end of the file),
- * which keeps to ymm registers for the CPUs where 512-bit code lowers the
- * clock.
+ * code built from the same macros: kchacha_avx512_xor() and
+ * kchacha_avx512_z32_xor(), which use zmm registers, and
+ * kchacha_avx512vl_xor() (at the end of the file), which keeps to ymm
+ * registers for the CPUs where 512-bit code lowers the clock.
  *
- * Both follow kchacha_xor_fn (kchacha.h): any length, any alignment,
+ * All three follow kchacha_xor_fn (kchacha.h): any length, any alignment,
  * dst == src allowed, the state left alone, the block counter wrapping
  * modulo 2^32 in word 12 only.
  *
- * kchacha_avx512_xor() hands a request of up to 576 bytes to
- * kchacha_avx512vl_xor(), whose ymm forms are the faster there.  Its own
+ * The zmm entries hand a request of up to 512 bytes to
+ * kchacha_avx512vl_xor(), whose ymm forms are the faster there.  Their own
  * forms, chosen by length in one place (.Lchoose):
  *
- *  - whole 2048-byte passes run thirty-two blocks, two sets of sixteen
- *    in step (.Lz32), for CPUs whose vector operations take two cycles;
+ *  - thirty-two blocks a pass, two sets of sixteen in step (.Lz32), for
+ *    whole 2048-byte runs; kchacha_avx512_z32_xor() also for a last pass
+ *    of 1025 to 2047 bytes, which on a CPU whose vector operations take
+ *    two cycles costs less than sixteen blocks and a form for the rest;
  *
  *  - whole 1024-byte passes run sixteen blocks "vertically": zmm register i
  *    holds word i of sixteen consecutive blocks.  With 32 registers nothing
@@ -75,7 +77,7 @@
 .align 64
 .Lhstep:	.long	4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
 
-/* the longest request kchacha_avx512_xor() leaves to the ymm code */
+/* the longest request the zmm entries leave to the ymm code */
 #define KCHACHA_AVX512_YMM_MAX	512
 
 /* arguments */
@@ -87,6 +89,9 @@
 #define ROUNDS		%r8d
 /* the counter of the next block to produce */
 #define CTR		%r9d
+/* the 32-block pass runs while LEN is above this: 2047 or 1024 */
+#define Z32FROM		%r10
+#define Z32FROM32	%r10d
 
 #include "chacha-x86-rows.S"
 
@@ -530,7 +535,7 @@
  * interleaves and the lane transposes, then its sixteen blocks, all whole,
  * XORed into dst from block 16 * \k.
  */
-.macro	z32out	k, t0, t1, t2, t3, w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, \
+.macro	z32fin	k, t0, t1, t2, t3, w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, \
 		w10, w11, w12, w13, w14, w15
 	vpbroadcastd	CTR, \t0
 	vpaddd		.Llanes(%rip), \t0, \t0
@@ -548,6 +553,12 @@
 	htranspose	\w3, \w7, \w11, \w15, \t0, \t1, \t2, \t3
 	htranspose	\w0, \w4, \w8, \w12, \t0, \t1, \t2, \t3
 	htranspose	\w1, \w5, \w9, \w13, \t0, \t1, \t2, \t3
+.endm
+
+.macro	z32out	k, t0, t1, t2, t3, w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, \
+		w10, w11, w12, w13, w14, w15
+	z32fin		\k, \t0, \t1, \t2, \t3, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \
+			\w8, \w9, \w10, \w11, \w12, \w13, \w14, \w15
 	out64		\w2, (16 * \k + 0)
 	out64		\w3, (16 * \k + 1)
 	out64		\w0, (16 * \k + 2)
@@ -570,15 +581,39 @@
 #define ZSPILL(i)	(64 * (i))(%rsp)
 #define ZFRAME		256
 
+/* The 32-block pass's frame wiped and left; zmm0 clobbered. */
+.macro	z32leave
+	vpxord		%zmm0, %zmm0, %zmm0
+	vmovdqa64	%zmm0, ZSPILL(0)
+	vmovdqa64	%zmm0, ZSPILL(1)
+	vmovdqa64	%zmm0, ZSPILL(2)
+	vmovdqa64	%zmm0, ZSPILL(3)
+	leave
+.endm
+
 /*
  * void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
  *			   unsigned int len, int nrounds)
+ * void kchacha_avx512_z32_xor(const u32 *state, u8 *dst, const u8 *src,
+ *			       unsigned int len, int nrounds)
  *
- * Called directly, never through a pointer (the table holds its C
- * dispatch, kchacha_avx512_entry()), so it has no kCFI type: clang
- * defines a function's __kcfi_typeid_ only where C takes its address.
+ * The same code (kchacha_avx512_passes) with the 32-block pass for whole
+ * 2048-byte runs only, or from 1025 bytes left on.  Called directly, never
+ * through a pointer (the table holds their C dispatch,
+ * kchacha_avx512_entry()), so they have no kCFI type: clang defines a
+ * function's __kcfi_typeid_ only where C takes its address.
  */
 SYM_FUNC_START(kchacha_avx512_xor)
+	mov		$2047, Z32FROM32
+	jmp		kchacha_avx512_passes
+SYM_FUNC_END(kchacha_avx512_xor)
+
+SYM_FUNC_START(kchacha_avx512_z32_xor)
+	mov		$1024, Z32FROM32
+	jmp		kchacha_avx512_passes
+SYM_FUNC_END(kchacha_avx512_z32_xor)
+
+SYM_FUNC_START_LOCAL(kchacha_avx512_passes)
 	test		LEN32, LEN32
 	jz		.Lret
 	mov		LEN32, LEN32
@@ -601,8 +636,8 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	jmp		kchacha_avx512vl_xor
 .Lzmm:
 	mov		48(STATE), CTR
-	cmp		$2048, LEN
-	jae		.Lz32
+	cmp		Z32FROM, LEN
+	ja		.Lz32
 
 	/*
 	 * The form for the LEN bytes left, the one place that chooses
@@ -615,8 +650,9 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	 *	 769 and up:	    sixteen vertical blocks in zmm, repeated
 	 *			    while 1024 bytes or more are left;
 	 *
-	 * before all of them, thirty-two blocks a pass (.Lz32) while 2048
-	 * bytes or more are left.
+	 * before all of them, thirty-two blocks a pass (.Lz32) while more
+	 * than Z32FROM bytes are left: 2048 or more, or 1025 or more in
+	 * kchacha_avx512_z32_xor().
 	 *
 	 * Up to four blocks are bound by the latency of one chain's rounds,
 	 * which is lower in ymm than in zmm on Zen 4 (where a zmm operation
@@ -658,7 +694,7 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	jmp		.Lchoose
 
 	/*
-	 * Thirty-two blocks a pass while 2048 bytes or more are left: two
+	 * Thirty-two blocks a pass while more than Z32FROM bytes are left: two
 	 * sets of sixteen vertical blocks, zmm0-15 and zmm16-31 (counters
 	 * CTR + 0..15 and CTR + 16..31), one quarter-round step of both sets
 	 * at a time.  Each step has eight independent operations where the
@@ -703,6 +739,8 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	z32out		0, %zmm28, %zmm29, %zmm30, %zmm31, \
 			%zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7, \
 			%zmm8, %zmm9, %zmm10, %zmm11, %zmm12, %zmm13, %zmm14, %zmm15
+	cmp		$2048, LEN
+	jb		.Lz32_last
 	vmovdqa64	ZSPILL(0), %zmm28
 	vmovdqa64	ZSPILL(1), %zmm29
 	vmovdqa64	ZSPILL(2), %zmm30
@@ -716,17 +754,36 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	add		$2048, SRC
 	add		$2048, DST
 	sub		$2048, LEN
-	cmp		$2048, LEN
-	jae		.Lz32_pass
-	vpxord		%zmm0, %zmm0, %zmm0
-	vmovdqa64	%zmm0, ZSPILL(0)
-	vmovdqa64	%zmm0, ZSPILL(1)
-	vmovdqa64	%zmm0, ZSPILL(2)
-	vmovdqa64	%zmm0, ZSPILL(3)
-	leave
+	cmp		Z32FROM, LEN
+	ja		.Lz32_pass
+	z32leave
 	test		LEN, LEN
 	jz		.Ldone
 	jmp		.Lchoose
+
+	/*
+	 * A last pass that ends inside its second set (1024 < LEN < 2048):
+	 * the first set went out whole; the frame is wiped and left before
+	 * the second set's blocks go out in order up to LEN, its words 12-15
+	 * back in zmm12-15.
+	 */
+.Lz32_last:
+	vmovdqa64	ZSPILL(0), %zmm12
+	vmovdqa64	ZSPILL(1), %zmm13
+	vmovdqa64	ZSPILL(2), %zmm14
+	vmovdqa64	ZSPILL(3), %zmm15
+	z32leave
+	z32fin		1, %zmm0, %zmm1, %zmm2, %zmm3, \
+			%zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, \
+			%zmm23, %zmm24, %zmm25, %zmm26, %zmm27, %zmm12, %zmm13, \
+			%zmm14, %zmm15
+	add		$1024, SRC
+	add		$1024, DST
+	sub		$1024, LEN
+.irp i, 18, 19, 16, 17, 22, 23, 20, 21, 26, 27, 24, 25, 14, 15, 12
+	hput		%zmm\i
+.endr
+	hlast		%zmm13
 
 	/*
 	 * A last pass that ends inside its sixteen blocks: each block in one
@@ -768,7 +825,7 @@ SYM_FUNC_START(kchacha_avx512_xor)
 	vzeroupper
 .Lret:
 	RET
-SYM_FUNC_END(kchacha_avx512_xor)
+SYM_FUNC_END(kchacha_avx512_passes)
 
 /*
  * kchacha_avx512vl_xor(): the same instructions on 256-bit registers only,

@@ -82,9 +82,11 @@ static bool kchacha_avx512_ok(void)
 }
 
 int kchacha_avx512_nine_ymm = -1;
+int kchacha_avx512_z32 = -1;
 
 /**
- * kchacha_avx512_entry() - the zmm driver's xor: nine blocks by the CPU
+ * kchacha_avx512_entry() - the zmm driver's xor: the assembly entry by
+ * length and CPU
  * @state: as kchacha_xor_fn
  * @dst: output
  * @src: input
@@ -97,14 +99,20 @@ int kchacha_avx512_nine_ymm = -1;
  * 512-bit operation in two, the ymm code's nine-block form is a fifth
  * faster than the zmm code's three chains of four; where 512-bit units
  * are whole, the chains are as fast (Intel Emerald Rapids) or a tenth
- * faster (AMD Zen 5).  kchacha_avx512_nine_ymm caches the answer (-1
- * until the first such request; tests set it).  Not static: the tests
- * that call assembly entries bare find kchacha_avx512_xor() behind it.
+ * faster (AMD Zen 5).  From 1025 bytes on, kchacha_avx512_z32_xor() takes
+ * the request where vector operations take two cycles
+ * (kchacha_cpu_two_cycle()): its last pass of 1025 to 2047 bytes runs
+ * thirty-two blocks, which costs less there than sixteen and a form for
+ * the rest (1420 bytes: 1.5 times as fast on AMD Zen 5), and more where
+ * the vector units are already full.  kchacha_avx512_nine_ymm and
+ * kchacha_avx512_z32 cache the answers (-1 until the first such request;
+ * tests set them).  Not static: the tests that call assembly entries bare
+ * find the entry behind it (test/unit/entries.h).
  */
 void kchacha_avx512_entry(const u32 *state, u8 *dst, const u8 *src,
 			  unsigned int len, int nrounds)
 {
-	int ymm;
+	int ymm, z32;
 
 	if (len <= 9 * KCHACHA_BLOCK_SIZE) {
 		ymm = READ_ONCE(kchacha_avx512_nine_ymm);
@@ -114,6 +122,16 @@ void kchacha_avx512_entry(const u32 *state, u8 *dst, const u8 *src,
 		}
 		if (ymm) {
 			kchacha_avx512vl_xor(state, dst, src, len, nrounds);
+			return;
+		}
+	} else if (len > 16 * KCHACHA_BLOCK_SIZE) {
+		z32 = READ_ONCE(kchacha_avx512_z32);
+		if (unlikely(z32 < 0)) {
+			z32 = kchacha_cpu_two_cycle();
+			WRITE_ONCE(kchacha_avx512_z32, z32);
+		}
+		if (z32) {
+			kchacha_avx512_z32_xor(state, dst, src, len, nrounds);
 			return;
 		}
 	}
@@ -291,6 +309,27 @@ bool kchacha_x86_ymm_first(bool zmm_lowers_clock, bool amd,
 }
 
 /**
+ * kchacha_x86_two_cycle() - do the vector units take two cycles an operation?
+ * @amd: an AMD CPU
+ * @family: its family (boot_cpu_data.x86)
+ *
+ * On AMD's family 0x1a (Zen 5) every vector addition, XOR, rotate and
+ * shuffle takes two cycles, on xmm, ymm and zmm alike (timed in chains of
+ * a hundred, EPYC family 26 model 2), where the units accept three a
+ * cycle: a sixteen-block pass, four chains of dependent steps, leaves them
+ * half idle, and two sets of sixteen blocks cost little more than one.
+ * Intel's AVX-512 cores and Zen 4 take one cycle, and are kept busy by
+ * sixteen blocks.
+ *
+ * Return: true where kchacha_avx512_z32_xor() should take requests over
+ * 1 KiB.
+ */
+bool kchacha_x86_two_cycle(bool amd, unsigned int family)
+{
+	return amd && family == 0x1a;
+}
+
+/**
  * kchacha_arm_neon_slow() - the 32-bit ARM ranking rule: NEON below scalar?
  * @part: read_cpuid_part(): implementer and part number of the MIDR
  *
@@ -319,6 +358,22 @@ bool kchacha_cpu_slow(void)
 				     boot_cpu_data.x86);
 #elif defined(CONFIG_ARM) && defined(KCHACHA_NEON_BATCH)
 	return kchacha_arm_neon_slow(read_cpuid_part());
+#else
+	return false;
+#endif
+}
+
+/**
+ * kchacha_cpu_two_cycle() - kchacha_x86_two_cycle() of this CPU
+ *
+ * Return: on x86, whether this CPU's vector operations take two cycles;
+ * false elsewhere.
+ */
+bool kchacha_cpu_two_cycle(void)
+{
+#if defined(CONFIG_X86_64)
+	return kchacha_x86_two_cycle(boot_cpu_data.x86_vendor == X86_VENDOR_AMD,
+				     boot_cpu_data.x86);
 #else
 	return false;
 #endif

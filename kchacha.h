@@ -82,13 +82,18 @@ bool kchacha_cpu_slow(void);
 bool kchacha_x86_ymm_first(bool zmm_lowers_clock, bool amd,
 			   unsigned int family);
 bool kchacha_arm_neon_slow(u32 part);
+bool kchacha_cpu_two_cycle(void);
+bool kchacha_x86_two_cycle(bool amd, unsigned int family);
 
 /*
  * chacha_core.c, x86_64: whether kchacha_avx512_entry(), the zmm driver's
  * xor, sends nine blocks to the ymm code (1), or not (0); -1 until its
- * first such request asks kchacha_cpu_slow()
+ * first such request asks kchacha_cpu_slow().  Likewise whether it sends
+ * a request over 1 KiB to kchacha_avx512_z32_xor(), by
+ * kchacha_cpu_two_cycle().
  */
 extern int kchacha_avx512_nine_ymm;
+extern int kchacha_avx512_z32;
 void kchacha_avx512_entry(const u32 *state, u8 *dst, const u8 *src,
 			  unsigned int len, int nrounds);
 
@@ -111,6 +116,8 @@ void kchacha_avx2_xor(const u32 *state, u8 *dst, const u8 *src,
 void kchacha_avx2_hchacha(const u32 *state, u32 *out, int nrounds);
 void kchacha_avx512_xor(const u32 *state, u8 *dst, const u8 *src,
 			unsigned int len, int nrounds);
+void kchacha_avx512_z32_xor(const u32 *state, u8 *dst, const u8 *src,
+			    unsigned int len, int nrounds);
 void kchacha_avx512vl_xor(const u32 *state, u8 *dst, const u8 *src,
 			  unsigned int len, int nrounds);
 void kchacha_neon_xor(const u32 *state, u8 *dst, const u8 *src,

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """
-check.py HARNESS [--seed N] [--stop]: kchacha_avx512_xor() and
-kchacha_avx512vl_xor() tested under emulation (emu.py), for machines
-without AVX-512.
+check.py HARNESS [--seed N] [--stop]: kchacha_avx512_xor(),
+kchacha_avx512_z32_xor() and kchacha_avx512vl_xor() tested under emulation
+(emu.py), for machines without AVX-512.
 
 HARNESS is test/avx512/harness.c linked with the two assembly files.  In
 order:
@@ -27,14 +27,21 @@ order:
     inside the first or the second pass, at a pass boundary, inside the
     second 2 KiB pass and in the forms after the passes; in place and out of place, source and
     destination mostly misaligned, the state at any 4-byte alignment;
-    %rsp at each 8-byte offset modulo 64 on entry.  Natively too, where
-    the CPU has AVX-512F, VL and BW;
- 4. coverage: every instruction of the three functions ran at least once.
+    %rsp at each 8-byte offset modulo 64 on entry.  Then
+    kchacha_avx512_z32_xor(), the same code with a last 32-block pass for
+    1025 to 2047 bytes left: each side of every 64-byte boundary of that
+    pass, alone and after one or two whole passes, and every tail of its
+    first 320 bytes past the first set.  Natively too, where the CPU has
+    AVX-512F, VL and BW;
+ 4. coverage: every instruction of the five functions (the two zmm
+    entries, kchacha_avx512_passes behind them, the ymm-only and the AVX2
+    code) ran at least once.
 
 Each case of 3 also checks which code ran: no zmm instruction in
-kchacha_avx512vl_xor(), nor in kchacha_avx512_xor() for a request of up
-to 576 bytes, which it hands to the ymm code; and one for every longer
-request.
+kchacha_avx512vl_xor(), nor in the zmm entries for a request of up to 512
+bytes, which they hand to the ymm code, and one for every longer request;
+the last 32-block pass (.Lz32_last) for 1025 to 2047 bytes left after the
+whole 2 KiB passes in kchacha_avx512_z32_xor(), and never otherwise.
 
 Every case of 2 and 3 is checked for: output equal to the reference; no
 read outside the state, src[0..len), .rodata and the function's own stack
@@ -64,13 +71,19 @@ from chacha_ref import chacha_block  # noqa: E402
 
 M32 = (1 << 32) - 1
 AVX512 = 'kchacha_avx512_xor'
+AVX512Z32 = 'kchacha_avx512_z32_xor'
 AVX512VL = 'kchacha_avx512vl_xor'
+# the code behind both zmm entries, and its last 32-block pass of 1025 to
+# 2047 bytes, which only AVX512Z32 runs
+PASSES = 'kchacha_avx512_passes'
+Z32_LAST = '.Lz32_last'
 # KCHACHA_AVX512_YMM_MAX of chacha-avx512-x86_64.S: the longest request
 # kchacha_avx512_xor() hands to kchacha_avx512vl_xor()
 YMM_MAX = 512
 AVX2 = 'kchacha_avx2_xor'
 # the harness's name for each function
-ISA = {AVX2: 'avx2', AVX512: 'avx512', AVX512VL: 'avx512vl'}
+ISA = {AVX2: 'avx2', AVX512: 'avx512', AVX512Z32: 'avx512z32',
+       AVX512VL: 'avx512vl'}
 
 # ---- the reference: RFC 8439 section 2, nothing shared with the module -----
 
@@ -197,9 +210,16 @@ def emulate(cpu, case):
     zmm = bool(cpu.last_ran & cpu.zmm_pcs)
     if case.fn == AVX512VL and zmm:
         errors.append('a zmm instruction ran in the ymm-only code')
-    if case.fn == AVX512 and n and zmm != (n > YMM_MAX):
+    if case.fn in (AVX512, AVX512Z32) and n and zmm != (n > YMM_MAX):
         errors.append('%s zmm instruction ran for %d bytes (the ymm code '
                       'takes up to %d)' % ('a' if zmm else 'no', n, YMM_MAX))
+    # a last 32-block pass: for 1025..2047 bytes left after the whole 2 KiB
+    # passes, and only in the z32 entry
+    last = cpu.z32_last_pc in cpu.last_ran
+    want_last = case.fn == AVX512Z32 and 1024 < n % 2048
+    if last != want_last:
+        errors.append('%s last 32-block pass ran for %d bytes in %s' % (
+            'a' if last else 'no', n, case.fn))
     ks = keystream(case.state, n, case.rounds)
     out = bytes(dst.data)
     case.emulated = out
@@ -294,13 +314,25 @@ def avx2_cases(rng):
 
 
 def avx512_cases(rng, fn):
-    """kchacha_avx512_xor or kchacha_avx512vl_xor (both run 1024-byte
-    passes); see the header."""
-    lengths = set(range(1089))                  # every form, every tail
-    lengths |= around(range(0, 2 * 1024 + 65, 64), (-2, -1, 0, 1, 2))
-    lengths |= set(range(1024, 1024 + 321))     # every tail after a pass
-    lengths |= around(range(1024, 4 * 1024 + 1, 1024))
-    lengths |= {1024 + 537, 3 * 1024 + 960 + 7, 5000, 6 * 1024 + 1000 + 3}
+    """kchacha_avx512_xor, kchacha_avx512_z32_xor or kchacha_avx512vl_xor
+    (all run 1024-byte passes); see the header."""
+    if fn == AVX512Z32:
+        # the same code as AVX512 up to 1 KiB: the lengths where the two
+        # entries part, each side of every 64-byte boundary of a last
+        # 32-block pass, alone and after one or two whole ones, and every
+        # tail of its first 320 bytes past the first set
+        lengths = {0, 1, 512, 513, 1023, 1024}
+        lengths |= around(range(1024, 2 * 1024 + 65, 64), (-2, -1, 0, 1, 2))
+        lengths |= set(range(1024, 1024 + 321))
+        lengths |= around(range(3 * 1024, 4 * 1024 + 65, 64))
+        lengths |= around(range(5 * 1024, 6 * 1024 + 1, 256))
+    else:
+        lengths = set(range(1089))              # every form, every tail
+        lengths |= around(range(0, 2 * 1024 + 65, 64), (-2, -1, 0, 1, 2))
+        lengths |= set(range(1024, 1024 + 321))  # every tail after a pass
+        lengths |= around(range(1024, 4 * 1024 + 1, 1024))
+        lengths |= {1024 + 537, 3 * 1024 + 960 + 7, 5000,
+                    6 * 1024 + 1000 + 3}
     if fn == AVX512:                            # after 2 KiB passes
         lengths |= around(range(2048, 4 * 1024 + 65, 64))
         lengths |= around(range(2048, 8 * 1024 + 1, 2048))
@@ -388,11 +420,21 @@ def main():
     print('reference: RFC 8439 2.3.2 and 2.4.2 outputs ok')
 
     try:
-        cpu = emu.CPU(harness, [AVX512, AVX512VL, AVX2])
+        cpu = emu.CPU(harness, [AVX512, AVX512Z32, PASSES, AVX512VL, AVX2])
     except emu.EmuError as e:
         print('FAIL the emulator cannot run this code: %s' % e)
         return 1
     cpu.zmm_pcs = {a for a, i in cpu.code.items() if '%zmm' in i.text}
+    # .Lz32_last's first instruction, the one reload into zmm12
+    lo, hi = cpu.ranges[PASSES]
+    last = [a for a, i in cpu.code.items()
+            if lo <= a < hi and
+            i.text.split()[1:] == ['vmovdqa64', '(%rsp),%zmm12']]
+    if len(last) != 1:
+        print('FAIL %s: no single "vmovdqa64 (%%rsp),%%zmm12" for %s' % (
+            PASSES, Z32_LAST))
+        return 1
+    cpu.z32_last_pc = last[0]
 
     # 2: the emulator against the CPU, on the AVX2 code
     cases = avx2_cases(rng)
@@ -413,7 +455,7 @@ def main():
     print('%s emulated, %d cases: %d failed' % (AVX2, len(cases), len(failed)))
 
     # 3: the AVX-512 code, zmm and ymm-only
-    for fn in (AVX512, AVX512VL):
+    for fn in (AVX512, AVX512Z32, AVX512VL):
         cpu.counts.clear()
         cases = avx512_cases(rng, fn)
         failed = run_cases(cpu, cases, stop)
@@ -437,7 +479,7 @@ def main():
                 '%d cases DISAGREE' % bad))
 
     # 4: coverage
-    for fn in (AVX512, AVX512VL, AVX2):
+    for fn in (AVX512, AVX512Z32, PASSES, AVX512VL, AVX2):
         lo, hi = cpu.ranges[fn]
         code = [a for a in cpu.code if lo <= a < hi]
         missed = [a for a in code if a not in cpu.executed]

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The program test/avx512/emu.py emulates, and the native half of its
- * cross-check.  emu.py decodes kchacha_avx512_xor(), kchacha_avx512vl_xor()
+ * cross-check.  emu.py decodes kchacha_avx512_xor(),
+ * kchacha_avx512_z32_xor(), the code behind both, kchacha_avx512vl_xor()
  * and kchacha_avx2_xor() from this executable; run as
  *
- *	avx512_harness avx2|avx512|avx512vl <cases >outputs
+ *	avx512_harness avx2|avx512|avx512z32|avx512vl <cases >outputs
  *
  * it runs the named function natively on each case read from stdin and
  * writes its output, so that the emulated and the real execution of the
@@ -37,8 +38,10 @@ int main(int argc, char **argv)
 
 	if (argc != 2 || (strcmp(argv[1], "avx2") &&
 			  strcmp(argv[1], "avx512") &&
+			  strcmp(argv[1], "avx512z32") &&
 			  strcmp(argv[1], "avx512vl"))) {
-		fprintf(stderr, "usage: %s avx2|avx512|avx512vl <cases >outputs\n",
+		fprintf(stderr,
+			"usage: %s avx2|avx512|avx512z32|avx512vl <cases >outputs\n",
 			argv[0]);
 		return 2;
 	}
@@ -51,8 +54,12 @@ int main(int argc, char **argv)
 		    !__builtin_cpu_supports("avx512vl") ||
 		    !__builtin_cpu_supports("avx512bw"))
 			return 77;
-		fn = strcmp(argv[1], "avx512") ? kchacha_avx512vl_xor :
-		     kchacha_avx512_xor;
+		if (!strcmp(argv[1], "avx512"))
+			fn = kchacha_avx512_xor;
+		else if (!strcmp(argv[1], "avx512z32"))
+			fn = kchacha_avx512_z32_xor;
+		else
+			fn = kchacha_avx512vl_xor;
 	}
 	while (fread(state, 1, sizeof(state), stdin) == sizeof(state)) {
 		u8 *src, *dst;

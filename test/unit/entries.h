@@ -20,7 +20,8 @@
 #define UNIT_ENTRIES(x)							\
 	x(kchacha_ssse3_xor) x(kchacha_ssse3_hchacha)			\
 	x(kchacha_avx2_xor) x(kchacha_avx2_hchacha)			\
-	x(kchacha_avx512_xor) x(kchacha_avx512vl_xor)
+	x(kchacha_avx512_xor) x(kchacha_avx512_z32_xor)		\
+	x(kchacha_avx512vl_xor)
 #elif defined(__aarch64__) || defined(__arm__)
 #define UNIT_ENTRIES(x)	x(kchacha_neon_xor) x(kchacha_neon_hchacha)
 #else
@@ -38,14 +39,17 @@ UNIT_ENTRIES(UNIT_ENTRY_DECLARE)
 
 /*
  * the entry @fn (a pointer of kchacha_impls[]) points to, unwrapped; the
- * zmm driver's pointer is chacha_core.c's C dispatch of nine blocks, in
- * front of kchacha_avx512_xor()
+ * zmm driver's pointer is chacha_core.c's C dispatch, in front of
+ * kchacha_avx512_z32_xor() where kchacha_avx512_z32 is 1 (the tests run
+ * the zmm driver with each value), else kchacha_avx512_xor()
  */
 static inline const void *unit_real_entry(const void *fn)
 {
 #if defined(__x86_64__)
 	if (fn == (const void *)kchacha_avx512_entry)
-		fn = (const void *)kchacha_avx512_xor;
+		fn = kchacha_avx512_z32 == 1 ?
+			(const void *)kchacha_avx512_z32_xor :
+			(const void *)kchacha_avx512_xor;
 #endif
 	UNIT_ENTRIES(UNIT_ENTRY_MATCH)
 	return fn;

@@ -866,11 +866,14 @@ static u64 calib_clock, calib_cost[16];
 static void calib_hook(const char *entry, unsigned int len)
 {
 	char name[48];
+	size_t n;
 
+	/* kchacha_<impl>_xor, and the zmm driver's kchacha_avx512_z32_xor */
 	for (unsigned int i = 0; i < kchacha_nimpls; i++) {
-		snprintf(name, sizeof(name), "kchacha_%s_xor",
-			 kchacha_impls[i].name);
-		if (!strcmp(entry, name))
+		n = snprintf(name, sizeof(name), "kchacha_%s_",
+			     kchacha_impls[i].name);
+		if (!strncmp(entry, name, n) && (!strcmp(entry + n, "xor") ||
+						 !strcmp(entry + n, "z32_xor")))
 			calib_clock += calib_cost[i] * len;
 	}
 }

@@ -15,7 +15,9 @@
  *   impl->xor (each .S core, and kchacha_generic_xor())
  *	the key words, the keystream (written over zeroes), the permuted
  *	state before the feed-forward (keystream minus state: what a
- *	spilled row holds); every length 1..600, then every 37th to 2100
+ *	spilled row holds); every length 1..600, then every 37th to 4200;
+ *	the zmm driver's twice, with kchacha_avx512_xor() and
+ *	kchacha_avx512_z32_xor() behind it
  *   impl->hchacha (each .S HChaCha, and kchacha_generic_hchacha())
  *   kchacha_hchacha()
  *	the key words and every word of the permuted state, the subkey
@@ -192,7 +194,7 @@ static void test_xor(const struct kchacha_impl *impl, unsigned int *impl_bad)
 
 	make_state(state, 1);
 	memset(src, 0, sizeof(src));
-	for (len = 1; len <= 2100; len += len < 600 ? 1 : 37) {
+	for (len = 1; len <= 4200; len += len < 600 ? 1 : 37) {
 		chacha_secret(state, len);
 		point_xor(xor, state, len, 20);
 		result(impl_bad, impl->name, impl->simd ? "xor" :
@@ -280,6 +282,14 @@ int main(void)
 			skipped++;
 			continue;
 		}
+#if defined(__x86_64__)
+		/* the zmm driver with each entry for requests over 1 KiB */
+		if (impl->xor == kchacha_avx512_entry) {
+			kchacha_avx512_z32 = 0;
+			test_xor(impl, &impl_bad);
+			kchacha_avx512_z32 = 1;
+		}
+#endif
 		test_xor(impl, &impl_bad);
 		test_hchacha(impl, &impl_bad);
 		test_dispatch(impl, &impl_bad);

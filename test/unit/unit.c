@@ -481,25 +481,33 @@ static void entry_hook(const char *entry, unsigned int len)
 /*
  * The zmm driver's xor (chacha_core.c, kchacha_avx512_entry()): nine
  * blocks go to the ymm code where kchacha_avx512_nine_ymm says so, to the
- * zmm entry where not, ten always to the zmm entry; the first nine-block
- * request sets the cache from kchacha_cpu_slow().  Which assembly entry
- * each request reached, by the shim's hook, and its output.
+ * zmm entry where not, ten always to a zmm entry; over 1 KiB to
+ * kchacha_avx512_z32_xor() where kchacha_avx512_z32 says so, up to 1 KiB
+ * never; the first nine-block request sets the one cache from
+ * kchacha_cpu_slow(), the first over 1 KiB the other from
+ * kchacha_cpu_two_cycle().  Which assembly entry each request reached, by
+ * the shim's hook, and its output.
  */
 static void test_nine_blocks(const struct kchacha_impl *impl)
 {
 	static const struct {
-		int ymm;
+		int ymm, z32;
 		unsigned int len;
 		const char *entry;
 	} cases[] = {
-		{ 1, 513, "kchacha_avx512vl_xor" },
-		{ 1, 576, "kchacha_avx512vl_xor" },
-		{ 1, 577, "kchacha_avx512_xor" },
-		{ 0, 513, "kchacha_avx512_xor" },
-		{ 0, 576, "kchacha_avx512_xor" },
-		{ 0, 4096, "kchacha_avx512_xor" },
+		{ 1, 1, 513, "kchacha_avx512vl_xor" },
+		{ 1, 1, 576, "kchacha_avx512vl_xor" },
+		{ 1, 1, 577, "kchacha_avx512_xor" },
+		{ 0, 0, 513, "kchacha_avx512_xor" },
+		{ 0, 1, 576, "kchacha_avx512_xor" },
+		{ 0, 1, 1024, "kchacha_avx512_xor" },
+		{ 1, 1, 1025, "kchacha_avx512_z32_xor" },
+		{ 0, 0, 1025, "kchacha_avx512_xor" },
+		{ 0, 1, 1420, "kchacha_avx512_z32_xor" },
+		{ 0, 0, 4096, "kchacha_avx512_xor" },
+		{ 0, 1, 4096, "kchacha_avx512_z32_xor" },
 	};
-	int saved = kchacha_avx512_nine_ymm;
+	int saved = kchacha_avx512_nine_ymm, saved_z32 = kchacha_avx512_z32;
 	u8 key[32], iv[16];
 	u32 w[8], state[16];
 	char what[96];
@@ -515,11 +523,12 @@ static void test_nine_blocks(const struct kchacha_impl *impl)
 		fill(src_buf, len);
 		ref_chacha(key, iv, 20, ref_buf, src_buf, len);
 		kchacha_avx512_nine_ymm = cases[i].ymm;
+		kchacha_avx512_z32 = cases[i].z32;
 		entry_called = NULL;
 		kchacha_init_state(state, w, iv);
 		kchacha_crypt(impl, state, dst_buf, src_buf, len, 20);
-		snprintf(what, sizeof(what), "nine_ymm %d: %u bytes to %s",
-			 cases[i].ymm, len, cases[i].entry);
+		snprintf(what, sizeof(what), "nine_ymm %d, z32 %d: %u bytes to %s",
+			 cases[i].ymm, cases[i].z32, len, cases[i].entry);
 		check(entry_called && !strcmp(entry_called, cases[i].entry) &&
 		      !memcmp(dst_buf, ref_buf, len), impl->name, what, len);
 	}
@@ -528,8 +537,18 @@ static void test_nine_blocks(const struct kchacha_impl *impl)
 	kchacha_crypt(impl, state, dst_buf, src_buf, 576, 20);
 	check(kchacha_avx512_nine_ymm == kchacha_cpu_slow(), impl->name,
 	      "the first nine-block request caches kchacha_cpu_slow()", 576);
+	kchacha_avx512_z32 = -1;
+	kchacha_init_state(state, w, iv);
+	kchacha_crypt(impl, state, dst_buf, src_buf, 1024, 20);
+	check(kchacha_avx512_z32 == -1, impl->name,
+	      "a request of 1 KiB leaves the z32 cache unset", 1024);
+	kchacha_crypt(impl, state, dst_buf, src_buf, 1025, 20);
+	check(kchacha_avx512_z32 == kchacha_cpu_two_cycle(), impl->name,
+	      "the first request over 1 KiB caches kchacha_cpu_two_cycle()",
+	      1025);
 	kchacha_shim_simd_hook = NULL;
 	kchacha_avx512_nine_ymm = saved;
+	kchacha_avx512_z32 = saved_z32;
 }
 #endif
 
@@ -1252,16 +1271,19 @@ static void test_ranking(void)
 	static const struct {
 		bool lowers_clock, amd;
 		unsigned int family;
-		bool ymm_first;
+		bool ymm_first, two_cycle;
 		const char *what;
 	} x86[] = {
-		{ false, true, 0x19, true, "AMD Zen 4 (family 0x19)" },
-		{ false, true, 0x1a, false, "AMD Zen 5 (family 0x1a)" },
-		{ false, true, 0x17, false, "AMD Zen 1/2 (family 0x17)" },
-		{ false, false, 0x19, false, "another vendor's family 0x19" },
-		{ false, false, 6, false, "Intel without PREFER_YMM" },
-		{ true, false, 6, true, "Intel with PREFER_YMM" },
-		{ true, true, 0x1a, true, "PREFER_YMM on any CPU" },
+		{ false, true, 0x19, true, false, "AMD Zen 4 (family 0x19)" },
+		{ false, true, 0x1a, false, true, "AMD Zen 5 (family 0x1a)" },
+		{ false, true, 0x17, false, false, "AMD Zen 1/2 (family 0x17)" },
+		{ false, false, 0x19, false, false,
+		  "another vendor's family 0x19" },
+		{ false, false, 0x1a, false, false,
+		  "another vendor's family 0x1a" },
+		{ false, false, 6, false, false, "Intel without PREFER_YMM" },
+		{ true, false, 6, true, false, "Intel with PREFER_YMM" },
+		{ true, true, 0x1a, true, true, "PREFER_YMM on any CPU" },
 	};
 	static const struct {
 		u32 part;
@@ -1290,6 +1312,17 @@ static void test_ranking(void)
 			       x86[i].ymm_first ? "must rank first" :
 			       "must not rank first");
 		check(got_first == x86[i].ymm_first, "ranking", x86[i].what, 0);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(x86); i++) {
+		bool two = kchacha_x86_two_cycle(x86[i].amd, x86[i].family);
+
+		if (two != x86[i].two_cycle)
+			printf("FAIL ranking: %s: the 32-block pass %s\n",
+			       x86[i].what, x86[i].two_cycle ?
+			       "must take requests over 1 KiB" :
+			       "must take whole 2 KiB runs only");
+		check(two == x86[i].two_cycle, "two-cycle rule", x86[i].what,
+		      0);
 	}
 	for (unsigned int i = 0; i < ARRAY_SIZE(arm); i++) {
 		bool slow = kchacha_arm_neon_slow(arm[i].part);
@@ -1621,6 +1654,25 @@ static void test_calibrate(void)
 	printf("%s calibrate\n", failed == before ? "ok  " : "FAIL");
 }
 
+/* Every test of one implementation; @how names a variant of it. */
+static void test_all(const struct kchacha_impl *impl, const char *how)
+{
+	unsigned int before = failed;
+
+	test_impl(impl);
+	if (impl->simd) {
+		test_vs_core(impl);
+		test_abi(impl);
+		test_stack_align(impl);
+	}
+#ifdef __aarch64__
+	if (impl->simd)
+		test_neon_wipe(impl);
+#endif
+	printf("%s %s%s\n", failed == before ? "ok  " : "FAIL", impl->name,
+	       how);
+}
+
 int main(int argc, char **argv)
 {
 	/* --quick: the C core only (the build under ASan and UBSan) */
@@ -1637,7 +1689,6 @@ int main(int argc, char **argv)
 	test_calibrate();
 	for (unsigned int i = 0; i < (quick ? 1 : kchacha_nimpls); i++) {
 		const struct kchacha_impl *impl = &kchacha_impls[i];
-		unsigned int before = failed;
 
 		if (impl->cpu_ok && !impl->cpu_ok()) {
 			printf("SKIP %s: this CPU lacks the instructions it needs\n",
@@ -1645,17 +1696,18 @@ int main(int argc, char **argv)
 			skipped++;
 			continue;
 		}
-		test_impl(impl);
-		if (impl->simd) {
-			test_vs_core(impl);
-			test_abi(impl);
-			test_stack_align(impl);
+#if defined(__x86_64__)
+		/* the zmm driver with each entry for requests over 1 KiB */
+		if (impl->xor == kchacha_avx512_entry) {
+			kchacha_avx512_z32 = 0;
+			test_all(impl, "");
+			kchacha_avx512_z32 = 1;
+			test_all(impl, " (kchacha_avx512_z32_xor)");
+			kchacha_avx512_z32 = -1;
+			continue;
 		}
-#ifdef __aarch64__
-		if (impl->simd)
-			test_neon_wipe(impl);
 #endif
-		printf("%s %s\n", failed == before ? "ok  " : "FAIL", impl->name);
+		test_all(impl, "");
 	}
 	printf("unit: %u passed, %u failed, %u skipped\n", passed, failed,
 	       skipped);
