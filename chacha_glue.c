@@ -141,6 +141,31 @@ MODULE_PARM_DESC(fail_register,
 		 "Testing: fail the Nth driver registration (default 0: never)");
 #endif
 
+#if defined(KCHACHA_TEST) && defined(CONFIG_X86_64)
+/*
+ * The zmm driver's entry for requests over 1 KiB whatever the CPU, so that
+ * a boot on an emulated CPU runs the one AMD Zen 5 takes
+ * (kchacha_avx512_entry()).
+ */
+static int test_z32 = -1;
+module_param(test_z32, int, 0444);
+MODULE_PARM_DESC(test_z32,
+		 "Testing: zmm entry over 1 KiB: 1 z32, 0 plain, -1 (default) by CPU");
+
+static void kchacha_test_entries(void)
+{
+	if (test_z32 < 0)
+		return;
+	WRITE_ONCE(kchacha_avx512_z32, !!test_z32);
+	pr_info("kchacha: testing: kchacha_avx512_z32 = %d\n",
+		READ_ONCE(kchacha_avx512_z32));
+}
+#else
+static void kchacha_test_entries(void)
+{
+}
+#endif
+
 static bool calibrate = true;
 module_param(calibrate, bool, 0444);
 MODULE_PARM_DESC(calibrate,
@@ -717,6 +742,7 @@ static int __init kchacha_mod_init(void)
 	if (max < 0)
 		return max;
 	kchacha_resolve_rule();
+	kchacha_test_entries();
 
 	/*
 	 * The crypto API loads stdrng providers only when none is registered:

@@ -19,7 +19,8 @@
  *   the rngs in the skciphers' order; kchacha_mod_exit() leaves nothing.
  * - The parameters: max_isa (each name, a bogus one), prefer_ymm (-1, 0,
  *   1 against the CPU rule, x86 with AVX-512), rng_prefer (with a DRBG
- *   that request_module() loads, one loaded later, and none).
+ *   that request_module() loads, one loaded later, and none), test_z32
+ *   (-1, 0, 1: the zmm driver's cached entry after the load, x86).
  * - The unwind: selftest_fail and fail_register for each implementation
  *   and registration, one with a tfm holding a driver of it; and a tfm
  *   holding a driver of the C core when its registration fails, let go
@@ -812,6 +813,26 @@ static void child_max_isa(void *arg)
 }
 
 #ifdef CONFIG_X86
+/*
+ * test_z32 (test builds, x86_64): -1 leaves the zmm driver's entry to the
+ * CPU (the cache unset, or set by the load's own requests from
+ * kchacha_cpu_two_cycle()), 0 and 1 set it at load, whatever the CPU says.
+ */
+static void child_test_z32(void *arg)
+{
+	int v = *(int *)arg, want = v;
+	char how[32];
+
+	test_z32 = v;
+	snprintf(how, sizeof(how), "test_z32=%d", v);
+	check(!module_load(how), "%s: loads", how);
+	if (v < 0 && kchacha_avx512_z32 >= 0)
+		want = kchacha_cpu_two_cycle();
+	check(kchacha_avx512_z32 == want, "%s: kchacha_avx512_z32 is %d (got %d)",
+	      how, want, kchacha_avx512_z32);
+	module_unload(how);
+}
+
 static void child_ymm(void *arg)
 {
 	unsigned int r = *(unsigned int *)arg;
@@ -1364,6 +1385,8 @@ int main(void)
 		for (unsigned int r = 0; r < ARRAY_SIZE(ymm_rule); r++)
 			in_child("prefer_ymm", child_ymm, &r);
 	}
+	for (i = -1; i <= 1; i++)
+		in_child("test_z32", child_test_z32, &i);
 #endif
 
 	for (i = 0; i < (int)kchacha_nimpls; i++)

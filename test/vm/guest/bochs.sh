@@ -102,6 +102,26 @@ if [ -n "$avx512" ]; then
 		no "insmod prefer_ymm=$((1 - ymm))"
 	fi
 
+	# the zmm driver's entry for requests over 1 KiB on AMD Zen 5
+	# (kchacha_avx512_z32_xor(), its last 32-block pass), which no
+	# emulated CPU takes by itself: forced, and compared again
+	if echo "$avx512" | grep -qx avx512; then
+		klog_clear
+		if insmod /kchacha.ko calibrate=0 test_z32=1; then
+			dmesg | grep -q "kchacha: testing: kchacha_avx512_z32 = 1" &&
+				ok "test_z32=1: zmm requests over 1 KiB to kchacha_avx512_z32_xor()" ||
+				no "test_z32=1: the kernel log says kchacha_avx512_z32 = 1"
+			for alg in chacha20 xchacha12; do
+				run kctest quick $alg-kchacha-avx512 "$(ref_of $alg)"
+			done
+			run vregs chacha20-kchacha-avx512
+			rmmod kchacha
+		else
+			no "insmod calibrate=0 test_z32=1"
+		fi
+		klog_clear
+	fi
+
 	# max_isa=avx2: no AVX-512 driver; max_isa=avx512vl: no zmm driver
 	for cap in avx2 avx512vl; do
 		if [ "$cap" = avx2 ]; then

@@ -61,10 +61,16 @@ if [ "$(uname -m)" = x86_64 ]; then
 		[ -r $f ] && ok "$f reads '$(cat $f)'" || no "$f readable"
 	fi
 fi
-for p in selftest_fail fail_register; do
+params="selftest_fail fail_register"
+[ "$(uname -m)" = x86_64 ] && params="$params test_z32"
+for p in $params; do
 	f=/sys/module/kchacha/parameters/$p
 	if [ "$hooks" = 1 ]; then
-		[ $p = selftest_fail ] && param_is $p "(null)" || param_is $p 0
+		case $p in
+		selftest_fail) param_is $p "(null)" ;;
+		test_z32) param_is $p -1 ;;
+		*) param_is $p 0 ;;
+		esac
 	elif [ "$hooks" = 0 ]; then
 		[ -e $f ] && no "$f absent from a build without KCHACHA_TEST" ||
 			ok "$f absent from a build without KCHACHA_TEST"
