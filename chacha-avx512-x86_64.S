@@ -647,8 +647,8 @@ SYM_FUNC_START_LOCAL(kchacha_avx512_passes)
 	 *	 129 ..  256 bytes: two such chains;
 	 *	 257 ..  512 bytes: eight vertical blocks in ymm;
 	 *	 513 ..  768 bytes: three horizontal chains of four blocks in zmm;
-	 *	 769 and up:	    sixteen vertical blocks in zmm, repeated
-	 *			    while 1024 bytes or more are left;
+	 *	 769 and up:	    sixteen vertical blocks in zmm (one pass:
+	 *			    what is left here is under 2048 bytes);
 	 *
 	 * before all of them, thirty-two blocks a pass (.Lz32) while more
 	 * than Z32FROM bytes are left: 2048 or more, or 1025 or more in
@@ -674,7 +674,6 @@ SYM_FUNC_START_LOCAL(kchacha_avx512_passes)
 
 	vpbroadcastd	CTR, %zmm16
 	vpaddd		.Llanes(%rip), %zmm16, %zmm16
-.Lz16_pass:
 	vblocks		z, 16
 	cmp		$1024, LEN
 	jb		.Lz16_last
@@ -683,14 +682,11 @@ SYM_FUNC_START_LOCAL(kchacha_avx512_passes)
 	gather4		2, %zmm0, %zmm4, %zmm8, %zmm12
 	gather4		3, %zmm1, %zmm5, %zmm9, %zmm13
 
-	vpaddd		.Lsixteen(%rip){1to16}, %zmm16, %zmm16
 	add		$16, CTR
 	add		$1024, SRC
 	add		$1024, DST
 	sub		$1024, LEN
 	jz		.Ldone
-	cmp		$1024, LEN
-	jae		.Lz16_pass
 	jmp		.Lchoose
 
 	/*
